@@ -1,0 +1,181 @@
+"""Reading CSV files as spreadsheets export them, keeping where every cell came from.
+
+Accepted: UTF-8 with or without a byte-order mark; LF, CRLF or CR line endings; quoted cells that
+hold real line breaks; comma or semicolon delimiters (semicolon is taken when the header line has
+semicolons and no commas, as European spreadsheets export). Rows whose cells are all blank are
+skipped and counted (:attr:`RawTable.blank_rows`), never silently. Anything else that cannot be
+read raises :class:`pnp.errors.DataError` naming the file, line and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import DataError, Location
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class RawRecord:
+    """One data row: its cells as text, the 1-based line each cell starts on, the row's line."""
+
+    line: int
+    cells: list[str]
+    cell_lines: list[int]
+
+
+@dataclass
+class RawTable:
+    """A CSV file read as text: header (trimmed), data records, and what reading noticed."""
+
+    path: Path
+    display: str
+    header: list[str]
+    records: list[RawRecord]
+    delimiter: str = ","
+    blank_rows: list[int] = field(default_factory=list)
+    """Lines of rows skipped because every cell was blank."""
+    trimmed_headers: list[str] = field(default_factory=list)
+    """Header names that had spaces around them in the file (they are used trimmed)."""
+
+
+def _count_breaks(text: str) -> int:
+    return text.count("\r\n") + (text.count("\r") - text.count("\r\n")) + (
+        text.count("\n") - text.count("\r\n")
+    )
+
+
+def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
+    """Decode a file's bytes; a UTF-8 byte-order mark is dropped.
+
+    Raises DataError naming the line and byte offset of the first byte that does not decode.
+    """
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.start + 1]
+        raise DataError(
+            f"byte 0x{bad.hex()} at byte offset {exc.start} is not valid {encoding}",
+            location=Location(display, line),
+            hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8), "
+            "or pass --encoding cp1252 if the file really is Windows-1252",
+        ) from None
+    except LookupError:
+        raise DataError(f"unknown text encoding {encoding!r}", location=Location(display)) from None
+
+
+def read_csv(
+    path: Path,
+    display: str | None = None,
+    *,
+    encoding: str = "utf-8",
+    delimiter: str | None = None,
+) -> RawTable:
+    """Read ``path`` into a :class:`RawTable`.
+
+    ``display`` is the path shown in messages (defaults to ``path``). ``delimiter`` forces one;
+    by default it is detected from the header line. Raises DataError for an unreadable file, a
+    missing or empty header, blank or duplicate header names, a row with more or fewer cells than
+    the header, or malformed quoting.
+    """
+    display = display or str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError("file not found", location=Location(display),
+                        hint="check the 'table' path in game.toml; it is relative to the game folder") from None
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror}", location=Location(display)) from None
+    text = decode(data, display, encoding)
+    if delimiter is None:
+        first = text.splitlines()[0] if text else ""
+        delimiter = ";" if (";" in first and "," not in first) else ","
+
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header: list[str] | None = None
+    records: list[RawRecord] = []
+    blank: list[int] = []
+    trimmed: list[str] = []
+    last_line = 0
+    while True:
+        start = last_line + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise DataError(
+                f"the CSV cannot be read here: {exc}",
+                location=Location(display, start),
+                hint="a quoted cell is probably not closed; check the quotes on this row",
+            ) from None
+        last_line = reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            if header is not None:
+                blank.append(start)
+            continue
+        lines = []
+        line = start
+        for cell in cells:
+            lines.append(line)
+            line += _count_breaks(cell)
+        if header is None:
+            header = _read_header(cells, display, start, trimmed)
+            continue
+        if len(cells) != len(header):
+            _wrong_width(cells, header, display, start, lines)
+        records.append(RawRecord(start, cells, lines))
+    if header is None:
+        raise DataError("the file is empty: no header row", location=Location(display, 1),
+                        hint="the first row must name the columns")
+    return RawTable(path, display, header, records, delimiter, blank, trimmed)
+
+
+def _read_header(cells: list[str], display: str, line: int, trimmed: list[str]) -> list[str]:
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(cells, start=1):
+        name = raw.strip()
+        if name != raw:
+            trimmed.append(name)
+        if not name:
+            raise DataError(
+                "this header cell is blank",
+                location=Location(display, line, index),
+                hint="every column needs a name; delete the empty column or name it",
+            )
+        if name in seen:
+            raise DataError(
+                f"column name {name!r} appears twice (columns {seen[name]} and {index})",
+                location=Location(display, line, index, name),
+                hint="rename or delete one of the two columns",
+            )
+        seen[name] = index
+        names.append(name)
+    return names
+
+
+def _wrong_width(cells, header, display, line, lines) -> None:
+    if len(cells) > len(header):
+        col = len(header) + 1
+        extra = cells[len(header)]
+        raise DataError(
+            f"this row has {len(cells)} cells but the header names {len(header)} columns "
+            f"(extra value {extra!r})",
+            location=Location(display, lines[len(header)], col),
+            hint="a cell probably holds an unquoted comma; put quotes around it",
+        )
+    missing = header[len(cells)]
+    raise DataError(
+        f"this row has {len(cells)} cells but the header names {len(header)} columns "
+        f"(no value for {missing!r})",
+        location=Location(display, line, len(cells) + 1, missing),
+        hint="add the missing cells (they may be empty where the column allows it)",
+    )

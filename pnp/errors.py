@@ -1,0 +1,70 @@
+"""Errors that `pnp` reports to a designer.
+
+Every error a user can cause is a :class:`PnpError`. The CLI prints its message (which names the
+file, line, column and value where one exists, plus a hint) and exits with status 2; no
+traceback is shown. Code below the CLI raises these and never prints or exits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a value came from: a file, and optionally a 1-based line and column.
+
+    ``column_name`` is the CSV header of the column, or a dotted key path in a TOML manifest.
+    """
+
+    file: Path | str
+    line: int | None = None
+    column: int | None = None
+    column_name: str | None = None
+
+    def __str__(self) -> str:
+        text = str(self.file)
+        if self.line is not None:
+            text += f":{self.line}"
+            if self.column is not None:
+                text += f":{self.column}"
+        if self.column_name:
+            text += f" ({self.column_name})"
+        return text
+
+
+class PnpError(Exception):
+    """Base of every error caused by a user's input or options.
+
+    ``message`` says what is wrong; ``hint`` says what to do about it. ``location`` is where.
+    """
+
+    def __init__(self, message: str, *, location: Location | None = None, hint: str | None = None):
+        self.message = message
+        self.location = location
+        self.hint = hint
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """The full message on one or two lines: ``location: message`` then ``hint: ...``."""
+        text = f"{self.location}: {self.message}" if self.location else self.message
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class DataError(PnpError):
+    """A CSV cell, a CSV file or a manifest entry that cannot be read as declared."""
+
+
+class ManifestError(DataError):
+    """A game manifest (``game.toml``) that is missing, malformed or inconsistent."""
+
+
+class LayoutError(PnpError):
+    """A card layout (``templates/<game>/layouts.toml``) that is malformed or inconsistent."""
+
+
+class BuildError(PnpError):
+    """A build that cannot go ahead (nothing fits the sheet, an output cannot be written, ...)."""
