@@ -64,8 +64,8 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
         raise DataError(
             f"byte 0x{bad.hex()} at byte offset {exc.start} is not valid {encoding}",
             location=Location(display, line),
-            hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8), "
-            "or pass --encoding cp1252 if the file really is Windows-1252",
+            hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8; "
+            "LibreOffice: Character set Unicode (UTF-8))",
         ) from None
     except LookupError:
         raise DataError(f"unknown text encoding {encoding!r}", location=Location(display)) from None
