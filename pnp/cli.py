@@ -136,6 +136,73 @@ def check(
         raise typer.Exit(1)
 
 
+def _offset(text: str) -> tuple[float, float]:
+    from .units import parse_length
+
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2:
+        raise PnpError(f"--back-offset {text!r} needs two values, X,Y",
+                       hint="for example --back-offset 0.5,-0.3 (mm) or 0.02in,0in")
+    out = []
+    for part in parts:
+        try:
+            out.append(parse_length(part if part[-1:].isalpha() else part + "mm"))
+        except (ValueError, IndexError):
+            raise PnpError(f"--back-offset: {part!r} is not a length",
+                           hint="give millimetres (0.5) or a length with a unit (0.02in)") from None
+    return out[0], out[1]
+
+
+@app.command()
+def build(
+    games: GameArg = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
+    paper: Annotated[str, typer.Option(help="Paper: letter or a4 (also a3, a5, legal, tabloid, half-letter).")] = "letter",
+    flip: Annotated[str, typer.Option(help="Duplex flip: long (backs mirror the columns) or short (backs mirror the rows, turned).")] = "long",
+    gutter_fold: Annotated[bool, typer.Option("--gutter-fold", help="Faces and backs on one sheet, to fold and glue; no duplex printing.")] = False,
+    back_offset: Annotated[str, typer.Option(help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")] = "0,0",
+    margin: Annotated[str, typer.Option(help="Ink-free margin at the paper edge.")] = "5mm",
+    gap: Annotated[str, typer.Option(help="Space between cards; bleed fills up to half of it.")] = "0mm",
+    bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
+    contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
+) -> None:
+    """Render every card into print-and-play PDFs under OUTPUT/<game>/."""
+    from .build import SheetOptions, build_cards, game_layouts
+    from .games import templates_root
+    from .model import load_game
+    from .units import parse_length
+
+    if flip not in ("long", "short"):
+        raise PnpError(f"--flip {flip!r} is not long or short")
+    lengths = {}
+    for name, value in (("margin", margin), ("gap", gap), ("bleed", bleed)):
+        try:
+            lengths[name] = parse_length(value)
+        except ValueError as exc:
+            raise PnpError(f"--{name}: {exc}") from None
+        if lengths[name] < 0:
+            raise PnpError(f"--{name} cannot be negative")
+    opts = SheetOptions(paper=paper.lower(), flip=flip, gutter_fold=gutter_fold, back_offset=_offset(back_offset),
+                        contact_sheets=contact_sheets, **lengths)
+    opts.paper_size()
+    failed = False
+    for path, display in _games(games):
+        game = load_game(path, display)
+        tdir = path / "templates" if (path / "templates" / "layouts.toml").is_file() else templates_root() / game.id
+        tdisplay = f"{display}/templates/layouts.toml" if tdir.parent == path else f"templates/{game.id}/layouts.toml"
+        layouts = game_layouts(game, tdir, tdisplay)
+        result = build_cards(game, layouts, output / game.id, opts)
+        out.print(f"[bold]{escape(game.title)}[/bold]: {result.cards} cards on {result.sheets} sheet(s)")
+        for f in result.files:
+            out.print(f"  wrote {escape(str(f))}")
+        for f in result.findings:
+            colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
+            out.print(f"  [{colour}]{f.severity}[/{colour}] {escape(f.rule)}  {escape(f.location)}: {escape(f.message)}")
+            failed = failed or f.severity == "error"
+    if failed:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     """Entry point of the `pnp` console script."""
     try:

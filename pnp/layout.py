@@ -1,0 +1,732 @@
+"""Declarative card layouts: named boxes with units, inheritance, icons, and drawing them.
+
+A game's layouts live in ``templates/<game>/layouts.toml`` (format in docs/layouts.md). A
+:class:`Layout` is a background and an ordered list of :class:`Box` es, each placed from the
+trim's top-left corner in points (y grows downwards, as a designer measures a card). Text and
+colour values may be Jinja2 templates evaluated per piece in a sandbox with StrictUndefined.
+
+:class:`Renderer` draws a layout for one piece onto a reportlab canvas at an absolute trim
+position, clipped to the piece's bleed rectangle. Problems found while drawing (text that does
+not fit at its minimum size, characters the font lacks) are collected as findings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import fonts
+from .cost import pips
+from .errors import LayoutError, Location
+from .findings import Finding
+from .units import parse_length
+
+BOX_TYPES = ("rect", "ellipse", "shape", "text", "icons", "image", "line")
+SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "octagon")
+BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
+_ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
+
+_BOX_KEYS = {
+    "type", "x", "y", "width", "height", "area", "when", "draw",
+    "fill", "stroke", "stroke_width", "radius", "shape",
+    "text", "font", "size", "min_size", "leading", "align", "valign", "color",
+    "items", "icon_size", "spacing",
+    "image", "fit",
+    "x2", "y2", "rotate",
+}
+
+
+@dataclass
+class Box:
+    """One named box of a layout. Geometry in pt from the trim's top-left (y down)."""
+
+    name: str
+    type: str
+    x: float
+    y: float
+    width: float
+    height: float
+    area: str | None
+    props: dict[str, Any]
+
+
+@dataclass
+class Layout:
+    """A face or back design: a background colour (or None) and boxes drawn in order."""
+
+    name: str
+    background: Any
+    boxes: list[Box]
+
+
+@dataclass
+class Icon:
+    """An icon usable inline in text as ``:name:`` and in icon rows."""
+
+    name: str
+    shape: str = "circle"
+    fill: str = "white"
+    stroke: str | None = "black"
+    label: str = ""
+    label_color: str = "black"
+    font: str = "sans-bold"
+    image: str | None = None
+
+
+@dataclass
+class LayoutSet:
+    """Every layout and icon of one game, with the templating environment to evaluate them."""
+
+    path: Path
+    display: str
+    layouts: dict[str, Layout]
+    icons: dict[str, Icon]
+    colors: dict[str, str]
+    _compiled: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, where: str) -> Layout:
+        """The layout called ``name``; ``where`` says who asked (for the error)."""
+        if name not in self.layouts:
+            close = difflib.get_close_matches(name, list(self.layouts), n=1)
+            raise LayoutError(f"{where} uses layout {name!r}, which {self.display} does not define",
+                              location=Location(self.display),
+                              hint=(f"did you mean {close[0]!r}? " if close else "")
+                              + "layouts: " + ", ".join(sorted(self.layouts)))
+        return self.layouts[name]
+
+
+def _env():
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                        keep_trailing_newline=False)
+    env.filters["pips"] = pips
+    return env
+
+
+_ENV = None
+
+
+def env():
+    """The shared sandboxed Jinja2 environment (StrictUndefined, no autoescape, ``pips`` filter)."""
+    global _ENV
+    if _ENV is None:
+        _ENV = _env()
+    return _ENV
+
+
+def _length(value: Any, display: str, key: str) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+        return 0.0
+    try:
+        return parse_length(str(value))
+    except ValueError as exc:
+        raise LayoutError(str(exc), location=Location(display, column_name=key),
+                          hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
+
+
+def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> LayoutSet:
+    """Read ``layouts.toml`` in ``template_dir``, resolving ``extends`` chains.
+
+    Raises LayoutError naming the file and key for unknown box types, settings or parents,
+    cycles in ``extends``, and lengths without units.
+    """
+    path = template_dir / "layouts.toml"
+    if not path.is_file():
+        raise LayoutError("no layouts.toml", location=Location(display),
+                          hint="each game's card designs live in templates/<game>/layouts.toml")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutError(f"not valid TOML: {exc}", location=Location(display)) from None
+    raw_layouts = data.get("layouts", {})
+    icons = {}
+    for name, spec in data.get("icons", {}).items():
+        unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image"}
+        if unknown:
+            raise LayoutError(f"unknown icon setting {sorted(unknown)[0]!r}",
+                              location=Location(display, column_name=f"icons.{name}"))
+        icons[name] = Icon(name=name, **spec)
+    resolved: dict[str, Layout] = {}
+
+    def resolve(name: str, chain: tuple[str, ...]) -> dict:
+        if name in chain:
+            raise LayoutError("layouts extend each other in a cycle: " + " -> ".join(chain + (name,)),
+                              location=Location(display, column_name=f"layouts.{name}.extends"))
+        if name not in raw_layouts:
+            close = difflib.get_close_matches(name, list(raw_layouts), n=1)
+            raise LayoutError(f"layout {chain[-1]!r} extends {name!r}, which is not defined",
+                              location=Location(display, column_name=f"layouts.{chain[-1]}.extends"),
+                              hint=f"did you mean {close[0]!r}?" if close else None)
+        spec = raw_layouts[name]
+        merged: dict[str, Any] = {"boxes": {}}
+        if "extends" in spec:
+            parent = resolve(spec["extends"], chain + (name,))
+            merged = {"background": parent.get("background"),
+                      "boxes": {k: dict(v) for k, v in parent["boxes"].items()}}
+        for key, value in spec.items():
+            if key == "boxes":
+                for bname, bspec in value.items():
+                    merged["boxes"].setdefault(bname, {}).update(bspec)
+            elif key in ("extends", "background", "description"):
+                merged[key] = value
+            else:
+                raise LayoutError(f"unknown layout setting {key!r}",
+                                  location=Location(display, column_name=f"layouts.{name}.{key}"),
+                                  hint="layout settings: extends, background, description, boxes")
+        return merged
+
+    for name in raw_layouts:
+        merged = resolve(name, ())
+        boxes = []
+        for bname, spec in merged["boxes"].items():
+            key = f"layouts.{name}.boxes.{bname}"
+            if spec.get("draw", True) is False:
+                continue
+            unknown = set(spec) - _BOX_KEYS
+            if unknown:
+                bad = sorted(unknown)[0]
+                close = difflib.get_close_matches(bad, list(_BOX_KEYS), n=1)
+                raise LayoutError(f"unknown box setting {bad!r}", location=Location(display, column_name=key),
+                                  hint=f"did you mean {close[0]!r}?" if close else None)
+            btype = spec.get("type")
+            if btype not in BOX_TYPES:
+                raise LayoutError(f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}",
+                                  location=Location(display, column_name=f"{key}.type"))
+            area = spec.get("area")
+            if area not in (None, "trim", "bleed", "safe"):
+                raise LayoutError(f"area {area!r} is not trim, bleed or safe",
+                                  location=Location(display, column_name=f"{key}.area"))
+            if area is None:
+                for needed in ("x", "y", "width", "height"):
+                    if needed not in spec and not (btype == "line" and needed in ("width", "height")):
+                        raise LayoutError(f"box {bname!r} needs {needed} (or an area)",
+                                          location=Location(display, column_name=key),
+                                          hint='give x, y, width and height with units, or area = "trim"')
+            props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
+            for lk in ("x2", "y2", "radius", "stroke_width", "icon_size", "spacing"):
+                if lk in props:
+                    props[lk] = _length(props[lk], display, f"{key}.{lk}")
+            boxes.append(Box(bname, btype,
+                             _length(spec.get("x", 0), display, f"{key}.x"),
+                             _length(spec.get("y", 0), display, f"{key}.y"),
+                             _length(spec.get("width", 0), display, f"{key}.width"),
+                             _length(spec.get("height", 0), display, f"{key}.height"),
+                             area, props))
+        resolved[name] = Layout(name, merged.get("background"), boxes)
+    return LayoutSet(path, display, resolved, icons, dict(colors))
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing
+
+
+@dataclass
+class Piece:
+    """What one card draws from: its label for messages, its template context, its layout."""
+
+    label: str
+    layout: str
+    context: dict[str, Any]
+
+
+class Renderer:
+    """Draws pieces of one game. ``findings`` collects preflight results while drawing.
+
+    ``game_dir`` is where art paths are resolved; art outside it is refused.
+    """
+
+    def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0):
+        self.layouts = layouts
+        self.game_dir = game_dir
+        self.min_text_size = min_text_size
+        self.findings: list[Finding] = []
+        self._images: dict[Path, Any] = {}
+        self._widths: dict[tuple[str, str], float] = {}
+        self._seen: set[tuple[str, str, str]] = set()
+
+    # -- values ------------------------------------------------------------------------------
+    def value(self, raw: Any, ctx: dict, where: str) -> Any:
+        """Evaluate a setting: strings holding ``{{`` or ``{%`` are templates, others constants."""
+        if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
+            return raw
+        from jinja2 import TemplateError, UndefinedError
+
+        template = self.layouts._compiled.get(raw)
+        if template is None:
+            try:
+                template = env().from_string(raw)
+            except TemplateError as exc:
+                raise LayoutError(f"template {raw!r} does not parse: {exc}",
+                                  location=Location(self.layouts.display, column_name=where)) from None
+            self.layouts._compiled[raw] = template
+        try:
+            return template.render(ctx)
+        except UndefinedError as exc:
+            name = re.search(r"'([^']+)' is undefined", str(exc))
+            hint = None
+            if name:
+                close = difflib.get_close_matches(name.group(1), list(ctx), n=1)
+                hint = f"did you mean {close[0]!r}?" if close else "names: " + ", ".join(sorted(ctx))
+            raise LayoutError(f"{exc}", location=Location(self.layouts.display, column_name=where),
+                              hint=hint) from None
+        except (TemplateError, ValueError, TypeError) as exc:
+            message, hint = (exc.args + (None,))[:2] if isinstance(exc, ValueError) else (str(exc), None)
+            raise LayoutError(f"{message}", location=Location(self.layouts.display, column_name=where),
+                              hint=hint) from None
+
+    def expression(self, raw: str, ctx: dict, where: str) -> Any:
+        """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
+        from jinja2 import TemplateError
+
+        key = "expr:" + raw
+        compiled = self.layouts._compiled.get(key)
+        if compiled is None:
+            try:
+                compiled = env().compile_expression(raw, undefined_to_none=False)
+            except TemplateError as exc:
+                raise LayoutError(f"expression {raw!r} does not parse: {exc}",
+                                  location=Location(self.layouts.display, column_name=where)) from None
+            self.layouts._compiled[key] = compiled
+        try:
+            result = compiled(**ctx)
+            if hasattr(result, "_undefined_name"):
+                result.__str__()  # StrictUndefined raises here
+            return result
+        except (TemplateError, ValueError, TypeError) as exc:
+            args = exc.args if isinstance(exc, ValueError) and len(exc.args) == 2 else (str(exc), None)
+            raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
+                              hint=args[1]) from None
+
+    def color(self, raw: Any, ctx: dict, where: str):
+        """A colour setting as a reportlab colour, or None for ``none``/blank."""
+        from reportlab.lib.colors import HexColor
+
+        value = self.value(raw, ctx, where)
+        if value is None:
+            return None
+        text = str(value).strip()
+        if text in ("", "none"):
+            return None
+        if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
+            return HexColor(text)
+        palette = self.layouts.colors
+        if text in palette:
+            return HexColor(palette[text])
+        if text in BASIC_COLORS:
+            return HexColor(BASIC_COLORS[text])
+        close = difflib.get_close_matches(text, list(palette) + list(BASIC_COLORS), n=1)
+        raise LayoutError(f"{text!r} is not a colour of this game", location=Location(self.layouts.display,
+                          column_name=where),
+                          hint=(f"did you mean {close[0]!r}? " if close else "")
+                          + "use a name from [colors] in game.toml, or #RRGGBB")
+
+    # -- pieces ------------------------------------------------------------------------------
+    def draw(self, c, piece: Piece, trim: tuple[float, float, float, float],
+             bleed: tuple[float, float, float, float], rotate: bool = False) -> None:
+        """Draw ``piece`` with its trim at (x, y, width, height) pt, bottom-left origin.
+
+        ``bleed`` is how far (left, bottom, right, top) in pt the art may extend past the trim;
+        drawing is clipped there. ``rotate`` turns the piece 180° about its trim centre.
+        """
+        x, y, w, h = trim
+        layout = self.layouts.get(piece.layout, piece.label)
+        bl, bb, br, bt = bleed
+        c.saveState()
+        path = c.beginPath()
+        path.rect(x - bl, y - bb, w + bl + br, h + bb + bt)
+        c.clipPath(path, stroke=0, fill=0)
+        if rotate:
+            c.translate(x + w / 2, y + h / 2)
+            c.rotate(180)
+            c.translate(-(x + w / 2), -(y + h / 2))
+            bl, bb, br, bt = br, bt, bl, bb
+        ctx = piece.context
+        where = f"layouts.{layout.name}"
+        if layout.background is not None:
+            fill = self.color(layout.background, ctx, f"{where}.background")
+            if fill is not None:
+                c.setFillColor(fill)
+                c.rect(x - bl, y - bb, w + bl + br, h + bb + bt, stroke=0, fill=1)
+        for box in layout.boxes:
+            self._box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), f"{where}.boxes.{box.name}")
+        c.restoreState()
+
+    def _rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
+        x, y, w, h = trim
+        if box.area == "bleed":
+            bl, bb, br, bt = bleed
+            return x - bl, y - bb, w + bl + br, h + bb + bt
+        if box.area == "trim":
+            return x, y, w, h
+        if box.area == "safe":
+            inset = 9.0  # 1/8 in, the TGC/DTC safe zone (print-specs.md §2)
+            return x + inset, y + inset, w - 2 * inset, h - 2 * inset
+        return x + box.x, y + h - box.y - box.height, box.width, box.height
+
+    def _box(self, c, box: Box, piece: Piece, trim, bleed, where: str) -> None:
+        ctx = piece.context
+        p = box.props
+        if "when" in p and not self.expression(str(p["when"]), ctx, f"{where}.when"):
+            return
+        bx, by, bw, bh = self._rect_of(box, trim, bleed)
+        if box.type in ("rect", "ellipse", "shape"):
+            fill = self.color(p.get("fill", "none"), ctx, f"{where}.fill")
+            stroke = self.color(p.get("stroke", "none"), ctx, f"{where}.stroke")
+            shape = {"rect": "rounded" if p.get("radius") else "square", "ellipse": "circle"}.get(box.type)
+            if shape is None:
+                shape = str(self.value(p.get("shape", "circle"), ctx, f"{where}.shape")).strip()
+                if shape not in SHAPES:
+                    raise LayoutError(f"shape {shape!r} is not one of {', '.join(SHAPES)}",
+                                      location=Location(self.layouts.display, column_name=f"{where}.shape"))
+            if box.type == "ellipse":
+                c.saveState()
+                self._paint(c, fill, stroke, p.get("stroke_width", 0.5))
+                c.ellipse(bx, by, bx + bw, by + bh, stroke=1 if stroke else 0, fill=1 if fill else 0)
+                c.restoreState()
+            else:
+                draw_shape(c, shape, bx, by, bw, bh, fill, stroke, p.get("stroke_width", 0.5),
+                           p.get("radius", 0.0))
+        elif box.type == "line":
+            stroke = self.color(p.get("stroke", "black"), ctx, f"{where}.stroke")
+            x, y, w, h = trim
+            c.saveState()
+            c.setStrokeColor(stroke)
+            c.setLineWidth(p.get("stroke_width", 0.5))
+            c.line(x + box.x, y + h - box.y, x + p.get("x2", box.x), y + h - p.get("y2", box.y))
+            c.restoreState()
+        elif box.type == "text":
+            text = self.value(p.get("text", ""), ctx, f"{where}.text")
+            self._text(c, str(text), (bx, by, bw, bh), p, ctx, piece, box, where)
+        elif box.type == "icons":
+            items = self.expression(str(p.get("items", "[]")), ctx, f"{where}.items")
+            if isinstance(items, str):
+                items = [items] if items else []
+            items = [str(i) for i in (items or [])]
+            size = p.get("icon_size", min(bw, bh))
+            spacing = p.get("spacing", size * 0.15)
+            self._icon_row(c, items, (bx, by, bw, bh), size, spacing, str(p.get("align", "center")), piece, box)
+        elif box.type == "image":
+            rel = str(self.value(p.get("image", ""), ctx, f"{where}.image")).strip()
+            if rel:
+                self._image(c, rel, (bx, by, bw, bh), str(p.get("fit", "cover")), piece, box)
+
+    @staticmethod
+    def _paint(c, fill, stroke, width) -> None:
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(width)
+
+    # -- text --------------------------------------------------------------------------------
+    def _width(self, font: str, text: str) -> float:
+        key = (font, text)
+        width = self._widths.get(key)
+        if width is None:
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            width = stringWidth(text, fonts.register(font), 1.0)
+            self._widths[key] = width
+        return width
+
+    def _words(self, text: str, font: str) -> list[list[list[tuple[str, str]]]]:
+        """Paragraphs -> words -> runs of ("text", s) or ("icon", name)."""
+        paragraphs = []
+        for para in text.split("\n"):
+            words = []
+            for word in para.split(" "):
+                if word == "":
+                    continue
+                runs: list[tuple[str, str]] = []
+                pos = 0
+                for m in _ICON_RE.finditer(word):
+                    if m.group(1) not in self.layouts.icons:
+                        continue
+                    if m.start() > pos:
+                        runs.append(("text", word[pos:m.start()]))
+                    runs.append(("icon", m.group(1)))
+                    pos = m.end()
+                if pos < len(word):
+                    runs.append(("text", word[pos:]))
+                words.append(runs)
+            paragraphs.append(words)
+        return paragraphs
+
+    def _word_width(self, runs, font: str) -> float:
+        """Width at size 1 (an inline icon is 1.1 em wide)."""
+        return sum(self._width(font, t) if k == "text" else 1.1 for k, t in runs)
+
+    def _wrap(self, paragraphs, font: str, size: float, width: float):
+        space = self._width(font, " ") * size
+        lines = []
+        for words in paragraphs:
+            line: list = []
+            line_w = 0.0
+            for runs in words:
+                ww = self._word_width(runs, font) * size
+                if ww > width + 1e-6:
+                    return None
+                if line and line_w + space + ww > width + 1e-6:
+                    lines.append((line, line_w))
+                    line, line_w = [runs], ww
+                else:
+                    line_w = ww if not line else line_w + space + ww
+                    line.append(runs)
+            lines.append((line, line_w))
+        return lines
+
+    def _text(self, c, text: str, rect, p: dict, ctx: dict, piece: Piece, box: Box, where: str) -> None:
+        bx, by, bw, bh = rect
+        if not text.strip():
+            return
+        font = str(p.get("font", "sans"))
+        if font not in fonts.FONT_FILES:
+            raise LayoutError(f"unknown font {font!r}", location=Location(self.layouts.display, column_name=f"{where}.font"),
+                              hint="fonts: " + ", ".join(fonts.FONT_FILES))
+        size = float(p.get("size", 9))
+        min_size = float(p.get("min_size", min(size, max(self.min_text_size, size * 0.6))))
+        leading = float(p.get("leading", 1.2))
+        lacking = fonts.missing(font, "".join(t for para in self._words(text, font) for w in para
+                                              for k, t in w if k == "text"))
+        if lacking:
+            key = (piece.label, box.name, "glyph")
+            if key not in self._seen:
+                self._seen.add(key)
+                chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking)
+                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece.label} ({box.name})",
+                                             f"the font {font} has no glyph for {chars}",
+                                             hint="use a character the font has, or another font"))
+        paragraphs = self._words(text, font)
+        chosen = None
+        s = size
+        while s >= min_size - 1e-9:
+            lines = self._wrap(paragraphs, font, s, bw)
+            if lines is not None and len(lines) * s * leading <= bh + 1e-6:
+                chosen = (s, lines)
+                break
+            s = round(s - 0.25, 2)
+        clip = False
+        if chosen is None:
+            s = min_size
+            lines = self._wrap(paragraphs, font, s, bw)
+            if lines is None:  # a word wider than the box even at the minimum size
+                lines = [([w], self._word_width(w, font) * s) for para in paragraphs for w in para]
+            chosen = (s, lines)
+            clip = True
+            key = (piece.label, box.name, "overflow")
+            if key not in self._seen:
+                self._seen.add(key)
+                self.findings.append(Finding(
+                    "warning", "preflight.text-overflow", f"{piece.label} ({box.name})",
+                    f"the text does not fit its box even at {min_size:g} pt: {text[:60]!r}",
+                    hint="shorten the text, or give the box more room or a smaller min_size"))
+        s, lines = chosen
+        color = self.color(p.get("color", "black"), ctx, f"{where}.color")
+        align = str(p.get("align", "left"))
+        valign = str(p.get("valign", "top"))
+        pdf_font = fonts.register(font)
+        from reportlab.pdfbase import pdfmetrics
+
+        face = pdfmetrics.getFont(pdf_font).face
+        ascent = face.ascent / 1000 * s
+        descent = -face.descent / 1000 * s
+        line_h = s * leading
+        block = (len(lines) - 1) * line_h + ascent + descent
+        top = by + bh
+        if valign == "middle":
+            top = by + bh - (bh - block) / 2
+        elif valign == "bottom":
+            top = by + block
+        c.saveState()
+        if clip:
+            path = c.beginPath()
+            path.rect(bx, by, bw, bh)
+            c.clipPath(path, stroke=0, fill=0)
+        c.setFillColor(color)
+        space = self._width(font, " ") * s
+        for i, (words, width) in enumerate(lines):
+            baseline = top - ascent - i * line_h
+            if align == "center":
+                x = bx + (bw - width) / 2
+            elif align == "right":
+                x = bx + bw - width
+            else:
+                x = bx
+            for j, runs in enumerate(words):
+                if j:
+                    x += space
+                for kind, t in runs:
+                    if kind == "text":
+                        c.setFont(pdf_font, s)
+                        c.drawString(x, baseline, t)
+                        x += self._width(font, t) * s
+                    else:
+                        icon_size = s * 1.05
+                        self.icon(c, t, x + 0.025 * s, baseline - 0.18 * s, icon_size, piece)
+                        c.setFillColor(color)
+                        x += 1.1 * s
+        c.restoreState()
+
+    # -- icons -------------------------------------------------------------------------------
+    def icon(self, c, name: str, x: float, y: float, size: float, piece: Piece) -> None:
+        """Draw icon ``name`` in the square (x, y, size); an unknown name draws a labelled pip."""
+        icon = self.layouts.icons.get(name)
+        if icon is None:
+            icon = Icon(name=name, shape="rounded" if len(name) > 2 else "circle", fill="white",
+                        stroke="black", label=name)
+        where = f"icons.{name}"
+        ctx = piece.context
+        if icon.image:
+            self._image(c, icon.image, (x, y, size, size), "contain", piece, None)
+            return
+        fill = self.color(icon.fill, ctx, f"{where}.fill")
+        stroke = self.color(icon.stroke, ctx, f"{where}.stroke") if icon.stroke else None
+        width = size
+        if icon.label and len(icon.label) > 2:
+            width = max(size, self._width(icon.font, icon.label) * size * 0.5 + size * 0.5)
+        draw_shape(c, icon.shape if width == size else "rounded", x, y, width, size, fill, stroke,
+                   max(0.4, size * 0.04), size / 2 if width != size else size * 0.2)
+        if icon.label:
+            label_color = self.color(icon.label_color, ctx, f"{where}.label_color")
+            fs = size * 0.5
+            lw = self._width(icon.font, icon.label) * fs
+            if lw > width * 0.86:
+                fs *= width * 0.86 / lw
+                lw = width * 0.86
+            c.saveState()
+            c.setFillColor(label_color)
+            c.setFont(fonts.register(icon.font), fs)
+            c.drawString(x + (width - lw) / 2, y + size / 2 - fs * 0.36, icon.label)
+            c.restoreState()
+
+    def icon_width(self, name: str, size: float) -> float:
+        """How wide icon ``name`` draws at ``size`` (labels longer than 2 characters widen it)."""
+        icon = self.layouts.icons.get(name)
+        label = icon.label if icon else name
+        font = icon.font if icon else "sans-bold"
+        if icon and icon.image:
+            return size
+        if label and len(label) > 2:
+            return max(size, self._width(font, label) * size * 0.5 + size * 0.5)
+        return size
+
+    def _icon_row(self, c, items, rect, size, spacing, align, piece: Piece, box: Box) -> None:
+        bx, by, bw, bh = rect
+        if not items:
+            return
+        widths = [self.icon_width(i, size) for i in items]
+        total = sum(widths) + spacing * (len(items) - 1)
+        scale = 1.0
+        if total > bw:
+            scale = bw / total
+        size_s, spacing_s = size * scale, spacing * scale
+        total *= scale
+        x = bx + (bw - total) / 2 if align == "center" else (bx + bw - total if align == "right" else bx)
+        y = by + (bh - size_s) / 2
+        for item, w in zip(items, widths):
+            self.icon(c, item, x, y, size_s, piece)
+            x += w * scale + spacing_s
+
+    # -- images ------------------------------------------------------------------------------
+    def _image(self, c, rel: str, rect, fit: str, piece: Piece, box: Box | None) -> None:
+        from .errors import BuildError
+
+        path = (self.game_dir / rel).resolve()
+        try:
+            path.relative_to(self.game_dir.resolve())
+        except ValueError:
+            raise BuildError(f"{piece.label}: the image {rel!r} is outside the game folder",
+                             hint="keep art inside the game folder and give its path relative to it") from None
+        if not path.is_file():
+            raise BuildError(f"{piece.label}: image {rel!r} not found",
+                             hint="paths are relative to the game folder")
+        bx, by, bw, bh = rect
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(bx, by, bw, bh)
+        c.clipPath(clip, stroke=0, fill=0)
+        if path.suffix.lower() == ".svg":
+            drawing = self._images.get(path)
+            if drawing is None:
+                from svglib.svglib import svg2rlg
+
+                drawing = svg2rlg(str(path))
+                if drawing is None:
+                    raise BuildError(f"{piece.label}: the SVG {rel!r} could not be read")
+                self._images[path] = drawing
+            iw, ih = drawing.width, drawing.height
+            scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
+            from reportlab.graphics import renderPDF
+
+            c.translate(bx + (bw - iw * scale) / 2, by + (bh - ih * scale) / 2)
+            c.scale(scale, scale)
+            renderPDF.draw(drawing, c, 0, 0)
+        else:
+            reader = self._images.get(path)
+            if reader is None:
+                from reportlab.lib.utils import ImageReader
+
+                reader = ImageReader(str(path))
+                self._images[path] = reader
+            iw, ih = reader.getSize()
+            scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
+            dw, dh = iw * scale, ih * scale
+            c.drawImage(reader, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh, mask="auto")
+        c.restoreState()
+
+
+def draw_shape(c, shape: str, x: float, y: float, w: float, h: float, fill, stroke,
+               stroke_width: float = 0.5, radius: float = 0.0) -> None:
+    """Draw ``shape`` inscribed in the rectangle (x, y, w, h) pt with the given paint."""
+    c.saveState()
+    if fill is not None:
+        c.setFillColor(fill)
+    if stroke is not None:
+        c.setStrokeColor(stroke)
+        c.setLineWidth(stroke_width)
+    f, s = (1 if fill is not None else 0), (1 if stroke is not None else 0)
+    cx, cy = x + w / 2, y + h / 2
+    if shape == "circle":
+        c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
+    elif shape == "square":
+        c.rect(x, y, w, h, stroke=s, fill=f)
+    elif shape == "rounded":
+        c.roundRect(x, y, w, h, radius or min(w, h) * 0.2, stroke=s, fill=f)
+    else:
+        points = _polygon(shape, cx, cy, w, h)
+        path = c.beginPath()
+        path.moveTo(*points[0])
+        for px, py in points[1:]:
+            path.lineTo(px, py)
+        path.close()
+        c.drawPath(path, stroke=s, fill=f)
+    c.restoreState()
+
+
+def _polygon(shape: str, cx: float, cy: float, w: float, h: float) -> list[tuple[float, float]]:
+    rx, ry = w / 2, h / 2
+    if shape == "diamond":
+        return [(cx, cy + ry), (cx + rx, cy), (cx, cy - ry), (cx - rx, cy)]
+    if shape == "triangle":
+        return [(cx, cy + ry), (cx + rx, cy - ry), (cx - rx, cy - ry)]
+    if shape == "hexagon":
+        return [(cx + rx * math.cos(math.radians(a)), cy + ry * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)]
+    if shape == "octagon":
+        return [(cx + rx * math.cos(math.radians(a + 22.5)), cy + ry * math.sin(math.radians(a + 22.5)))
+                for a in range(0, 360, 45)]
+    if shape == "star":
+        pts = []
+        for i in range(10):
+            r = 1.0 if i % 2 == 0 else 0.45
+            a = math.radians(90 + i * 36)
+            pts.append((cx + rx * r * math.cos(a), cy + ry * r * math.sin(a)))
+        return pts
+    raise LayoutError(f"shape {shape!r} is not one of {', '.join(SHAPES)}")
