@@ -137,7 +137,8 @@ def game_layouts(game: Game, templates_dir: Path, display: str) -> LayoutSet:
 def _canvas(target, paper: Size, title: str, subject: str, duplex: str):
     from reportlab.pdfgen import canvas
 
-    c = canvas.Canvas(target, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1)
+    c = canvas.Canvas(target, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
+                      initialFontName=fonts.register("sans"), initialFontSize=9)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator(f"pnp {__version__}")
@@ -368,7 +369,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     w = cols * (size.width + pad) + pad
     h = rows * (size.height + pad) + pad + head
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(w, h), invariant=1)
+    c = canvas.Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=fonts.register("sans"))
     c.setFillColorRGB(0.93, 0.93, 0.93)
     c.rect(0, 0, w, h, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)

@@ -1,0 +1,215 @@
+"""Home print-and-play sheets, measured in the real PDF (print-specs.md §8)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from pnp.build import SheetOptions, build_cards, game_layouts
+from pnp.impose import MARK_WIDTH, fit_fold, fit_grid
+from pnp.model import load_game
+from pnp.units import CARD_SIZES, MM, PAPER_SIZES, to_mm
+
+from sheetgeom import open_pdf, trims
+
+TOL = 0.05 * MM  # 0.05 mm
+POKER = CARD_SIZES["poker"]
+
+
+def build(game_dir: Path, out: Path, **opts) -> Path:
+    game = load_game(game_dir, "tiny")
+    layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
+    result = build_cards(game, layouts, out, SheetOptions(**opts))
+    assert result.findings == []
+    return out / "tiny-cards.pdf"
+
+
+@pytest.fixture
+def nine(tiny: Path) -> Path:
+    """The tiny game with 11 cards: a full sheet of 9 and a partial sheet of 2, mixed backs."""
+    (tiny / "cards.csv").write_text(
+        "id,title,cost,colour,text,copies\nfire,Fire,2,red,,5\nleaf,Leaf,1,green,,4\nsun,Sun,3,red,,2\n")
+    return tiny
+
+
+@pytest.mark.parametrize("paper, left_mm, bottom_mm", [("letter", 12.7, 6.35), ("a4", 9.75, 15.15)])
+def test_nine_up_grid_positions(nine, tmp_path, paper, left_mm, bottom_mm):
+    pdf = open_pdf(build(nine, tmp_path, paper=paper))
+    size = PAPER_SIZES[paper]
+    page = pdf.pages[2]  # pages 1-2 are the calibration pair
+    assert (page.width, page.height) == pytest.approx((size.width, size.height), abs=0.01)
+    found = trims(page, back=False, card_h=POKER.height)
+    assert len(found) == 9
+    for i, placed in enumerate(found):
+        row, col = divmod(i, 3)
+        assert placed.x == pytest.approx(left_mm * MM + col * POKER.width, abs=TOL)
+        assert placed.y == pytest.approx(bottom_mm * MM + (2 - row) * POKER.height, abs=TOL)
+
+
+def test_crop_marks_lie_outside_every_trim_and_on_the_cut_lines(nine, tmp_path):
+    pdf = open_pdf(build(nine, tmp_path, paper="a4"))
+    page = pdf.pages[2]
+    cards = trims(page, back=False, card_h=POKER.height)
+    lines = page.lines
+    assert len(lines) >= 16
+    cut_x = {round(c.x, 2) for c in cards} | {round(c.x + POKER.width, 2) for c in cards}
+    cut_y = {round(c.y, 2) for c in cards} | {round(c.y + POKER.height, 2) for c in cards}
+    for line in lines:
+        assert line["linewidth"] == pytest.approx(MARK_WIDTH)
+        assert 0.425 <= line["linewidth"] <= 1.0  # print-specs.md §8 check 12
+        x0, x1 = line["x0"], line["x1"]
+        y0, y1 = page.height - line["bottom"], page.height - line["top"]
+        for c in cards:  # no mark segment enters a trim's interior
+            assert x1 <= c.x + 1e-6 or x0 >= c.x + POKER.width - 1e-6 or \
+                y1 <= c.y + 1e-6 or y0 >= c.y + POKER.height - 1e-6
+        if abs(x0 - x1) < 1e-6:
+            assert any(abs(x0 - v) <= TOL for v in cut_x)
+        else:
+            assert any(abs(y0 - v) <= TOL for v in cut_y)
+        for v in (x0, x1):  # the ink-free margin (check 11)
+            assert 5 * MM - 1e-3 <= v <= page.width - 5 * MM + 1e-3
+        for v in (y0, y1):
+            assert 5 * MM - 1e-3 <= v <= page.height - 5 * MM + 1e-3
+
+
+def test_long_edge_backs_mirror_the_columns(nine, tmp_path):
+    pdf = open_pdf(build(nine, tmp_path, paper="letter"))
+    assert len(pdf.pages) == 2 + 4  # calibration pair + two front/back pairs
+    for front_i, count in ((2, 9), (4, 2)):
+        front = trims(pdf.pages[front_i], back=False, card_h=POKER.height)
+        back = trims(pdf.pages[front_i + 1], back=True, card_h=POKER.height)
+        assert len(front) == len(back) == count
+        w = pdf.pages[front_i].width
+        mirrored = sorted((w - f.x - POKER.width, f.y) for f in front)
+        got = sorted((b.x, b.y) for b in back)
+        assert [v for p in got for v in p] == pytest.approx([v for p in mirrored for v in p], abs=TOL)
+
+
+def test_each_back_matches_its_own_deck(nine, tmp_path):
+    pdf = open_pdf(build(nine, tmp_path, paper="letter"))
+    back = pdf.pages[5]  # the partial sheet: two red "sun" cards in slots (0,0) and (0,1)
+    fills = {tuple(round(v, 3) for v in r["non_stroking_color"]) for r in back.rects
+             if r["width"] > 100}
+    assert (round(0xC0 / 255, 3), round(0x39 / 255, 3), round(0x2B / 255, 3)) in fills
+    assert (round(0x27 / 255, 3), round(0xAE / 255, 3), round(0x60 / 255, 3)) not in fills
+    placed = trims(back, back=True, card_h=POKER.height)
+    assert [round(to_mm(p.x), 2) for p in placed] == [76.2, 139.7]  # columns 1 and 2, mirrored
+
+
+def test_short_edge_backs_mirror_the_rows(nine, tmp_path):
+    pdf = open_pdf(build(nine, tmp_path, paper="letter", flip="short"))
+    front = trims(pdf.pages[4], back=False, card_h=POKER.height)
+    page = pdf.pages[5]
+    # backs are turned 180°, so the marker sits 2 mm from the right and 3 mm above the bottom
+    backs = []
+    for r in page.rects:
+        if abs(r["width"] - MM) < 0.01 and tuple(round(v, 4) for v in r["non_stroking_color"]) == (0, 0, round(1 / 255, 4)):
+            backs.append((r["x1"] + 2 * MM - POKER.width, page.height - r["bottom"] - 3 * MM))
+    h = page.height
+    expected = sorted((f.x, h - f.y - POKER.height) for f in front)
+    got = sorted(backs)
+    assert len(got) == len(expected) == 2
+    assert [v for p in got for v in p] == pytest.approx([v for p in expected for v in p], abs=TOL)
+
+
+def test_back_offset_moves_only_backs(nine, tmp_path):
+    plain = open_pdf(build(nine, tmp_path / "a", paper="letter"))
+    moved = open_pdf(build(nine, tmp_path / "b", paper="letter", back_offset=(0.7 * MM, -0.4 * MM)))
+    for i, back in ((2, False), (3, True)):
+        p = trims(plain.pages[i], back=back, card_h=POKER.height)
+        m = trims(moved.pages[i], back=back, card_h=POKER.height)
+        dx, dy = (0.7 * MM, -0.4 * MM) if back else (0, 0)
+        for a, b in zip(p, m):
+            assert b.x - a.x == pytest.approx(dx, abs=0.01 * MM)
+            assert b.y - a.y == pytest.approx(dy, abs=0.01 * MM)
+
+
+def test_gutter_fold(nine, tmp_path):
+    pdf = open_pdf(build(nine, tmp_path, paper="letter", gutter_fold=True))
+    page = pdf.pages[1]
+    assert page.width > page.height  # landscape Letter holds 4 poker cards per fold sheet
+    fold_y = page.height / 2
+    front = trims(page, back=False, card_h=POKER.height)
+    assert len(front) == 4
+    for f in front:
+        assert f.y - fold_y >= 5 * MM  # every bleed edge >= 5 mm from the fold (check 18)
+    dashed = [ln for ln in page.lines if abs(page.height - ln["top"] - fold_y) < 0.01]
+    assert dashed, "the fold line is drawn at the sheet centre"
+    fold = fit_fold(PAPER_SIZES["letter"].landscape, POKER)
+    for col in range(4):
+        x, y, w, h = fold.back_trim(col)
+        fx, fy, _, _ = fold.front_trim(col)
+        assert x == pytest.approx(fx) and (y + h + fy) / 2 == pytest.approx(fold_y)
+
+
+def test_viewer_preferences_metadata_and_calibration(nine, tmp_path):
+    path = build(nine, tmp_path, paper="a4", flip="short")
+    with pikepdf.open(path) as pdf:
+        prefs = pdf.Root.ViewerPreferences
+        assert prefs.PrintScaling == pikepdf.Name("/None")
+        assert prefs.Duplex == pikepdf.Name("/DuplexFlipShortEdge")
+        assert pdf.check_pdf_syntax() == []  # qpdf's structural check finds nothing
+        for page in pdf.pages:  # and every content stream parses
+            assert pikepdf.parse_content_stream(page)
+        assert str(pdf.docinfo["/Title"]) == "Tiny Test Game - cards"
+    page = open_pdf(path).pages[0]
+    black = [r for r in page.rects if tuple(r["non_stroking_color"]) == (0, 0, 0)]
+    assert any(abs(r["width"] - 50 * MM) < 0.1 * MM for r in black)  # the 50 mm bar
+    assert any(abs(r["width"] - 72) < 0.1 * MM and abs(r["height"] - 72) < 0.1 * MM for r in black)
+    assert "Print at 100 % / Actual size" in page.extract_text()
+
+
+def test_fonts_embedded_and_no_standard_fonts(nine, tmp_path):
+    reader = PdfReader(build(nine, tmp_path, paper="letter"))
+    names = set()
+    for page in reader.pages:
+        fonts = page["/Resources"].get("/Font", {})
+        for ref in fonts.values():
+            font = ref.get_object()
+            desc = font.get("/FontDescriptor")
+            if desc is None:  # composite fonts keep the descriptor on the descendant
+                desc = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            desc = desc.get_object()
+            assert "/FontFile2" in desc, font["/BaseFont"]
+            names.add(str(font["/BaseFont"]))
+    assert names and all("+" in n for n in names)  # subset fonts carry a tag
+    assert not any(n.lstrip("/").startswith(("Helvetica", "Times", "Courier")) for n in names)
+
+
+def test_same_input_same_bytes(nine, tmp_path):
+    a = build(nine, tmp_path / "a", paper="letter").read_bytes()
+    b = build(nine, tmp_path / "b", paper="letter").read_bytes()
+    assert a == b
+    env = dict(os.environ, PYTHONHASHSEED="123")
+    subprocess.run([sys.executable, "-m", "pnp.cli", "build", str(nine), "-o", str(tmp_path / "c"),
+                    "--no-contact-sheets"], check=True, env=env, capture_output=True)
+    assert hashlib.sha256((tmp_path / "c" / "tiny" / "tiny-cards.pdf").read_bytes()).hexdigest() == \
+        hashlib.sha256(a).hexdigest()
+
+
+def test_no_ink_within_the_margin(nine, tmp_path):
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(build(nine, tmp_path, paper="letter"))
+    dpi = 150
+    band = int(5 * dpi / 25.4) - 1
+    for i in range(len(pdf)):
+        image = pdf[i].render(scale=dpi / 72).to_pil().convert("L")
+        w, h = image.size
+        for box in ((0, 0, w, band), (0, h - band, w, h), (0, 0, band, h), (w - band, 0, w, h)):
+            assert image.crop(box).getextrema()[0] >= 250, (i, box)
+
+
+def test_grid_fit_is_three_by_three_for_poker():
+    for paper in ("letter", "a4"):
+        grid = fit_grid(PAPER_SIZES[paper], POKER)
+        assert (grid.cols, grid.rows) == (3, 3)
+    eu = fit_grid(PAPER_SIZES["a4"], CARD_SIZES["eu-poker"])
+    assert to_mm(eu.origin_x) == pytest.approx((210 - 189) / 2)
