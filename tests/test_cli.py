@@ -1,0 +1,95 @@
+"""The `pnp` command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES
+
+
+def pnp(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+
+
+def test_version():
+    result = pnp("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip().startswith("pnp ")
+
+
+def test_help_lists_the_commands():
+    result = pnp("--help")
+    assert result.returncode == 0
+    for command in ("list", "check", "build"):
+        assert command in result.stdout
+
+
+def test_list_bundled_games_shows_the_rulebook_totals():
+    result = pnp("list")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for title in ("Atomic Assembly", "Assemble!", "Periodic Shed", "Ars Alchimia"):
+        assert title in out
+    assert "differs" not in out
+
+
+def test_check_bundled_games_is_clean():
+    result = pnp("check", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert {r["game"] for r in report} == {"card_data/atomic-assembly", "card_data/assemble",
+                                          "card_data/periodic-shed", "card_data/ars-alchimia"}
+    assert all(f["severity"] != "error" for r in report for f in r["findings"])
+
+
+def test_check_reports_a_wrong_total_and_exits_1(tiny):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,4\nleaf,Leaf,1,green,,2\n")
+    result = pnp("check", str(tiny))
+    assert result.returncode == 1
+    assert "totals.stated" in result.stdout
+    assert "the rulebook states 5 action cards, the data holds 6" in result.stdout
+    report = json.loads(pnp("check", str(tiny), "--format", "json").stdout)
+    findings = report[0]["findings"]
+    assert [f["rule"] for f in findings if f["severity"] == "error"] == ["totals.stated", "totals.stated"]
+
+
+def test_check_reports_a_bad_cell_with_its_location(tiny):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,x\nleaf,Leaf,1,green,,2\n")
+    result = pnp("check", str(tiny), "--format", "json")
+    assert result.returncode == 1
+    finding = json.loads(result.stdout)[0]["findings"][0]
+    assert finding["location"].endswith("cards.csv:2:6 (copies)")
+    assert finding["message"] == "'x' is not a whole number"
+
+
+def test_unknown_game_is_a_clear_error_without_traceback():
+    result = pnp("list", "no-such-game")
+    assert result.returncode == 2
+    assert "no game 'no-such-game'" in result.stderr
+    assert "atomic-assembly" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
+    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "tiny" / "tiny-cards.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "out" / "tiny" / "contact" / "cards.png").read_bytes().startswith(b"\x89PNG")
+    assert "5 cards on 1 sheet(s)" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--paper", "b7"], "unknown paper 'b7'"),
+    (["--flip", "sideways"], "--flip 'sideways' is not long or short"),
+    (["--back-offset", "1"], "--back-offset '1' needs two values"),
+    (["--margin", "5"], "--margin: '5' is not a length with a unit"),
+])
+def test_build_option_errors(tiny, tmp_path, args, message):
+    result = pnp("build", str(tiny), "-o", str(tmp_path), *args)
+    assert result.returncode == 2
+    assert message in result.stderr

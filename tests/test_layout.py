@@ -1,0 +1,185 @@
+"""Card layouts: text fitting, markup-free text, inline icons, art, and layout errors."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from pnp.build import SheetOptions, build_cards, game_layouts
+from pnp.errors import BuildError, LayoutError
+from pnp.model import load_game
+
+from sheetgeom import open_pdf
+
+HEADER = "id,title,cost,colour,text,copies\n"
+
+
+def build(tiny, tmp_path, rows: str, layouts: str | None = None):
+    (tiny / "cards.csv").write_text(HEADER + rows, encoding="utf-8")
+    if layouts is not None:
+        (tiny / "templates" / "layouts.toml").write_text(layouts, encoding="utf-8")
+    game = load_game(tiny, "tiny")
+    result = build_cards(game, game_layouts(game, tiny / "templates", "tiny/templates/layouts.toml"),
+                         tmp_path, SheetOptions(contact_sheets=False))
+    return result, open_pdf(tmp_path / "tiny-cards.pdf")
+
+
+def text_layout(extra: str = "", size: float = 10, min_size: float = 7, height: str = "40mm") -> str:
+    return f"""
+[icons.fire]
+shape = "circle"
+fill = "#C0392B"
+label = "F"
+[layouts.action]
+background = "white"
+[layouts.action.boxes.text]
+type = "text"
+text = "{{{{ text }}}}"
+x = "5mm"
+y = "5mm"
+width = "50mm"
+height = "{height}"
+size = {size}
+min_size = {min_size}
+{extra}
+[layouts.red]
+background = "#C0392B"
+[layouts.green]
+background = "#27AE60"
+"""
+
+
+def test_markup_characters_print_as_typed(tiny, tmp_path):
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Fish & <b>chips</b> > 3",1\n', text_layout())
+    assert result.findings == []
+    assert "Fish & <b>chips</b> > 3" in pdf.pages[2].extract_text()
+
+
+def test_line_breaks_in_a_cell_start_new_lines(tiny, tmp_path):
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"First line\nSecond line",1\n', text_layout())
+    words = pdf.pages[2].extract_words()
+    first = next(w for w in words if w["text"] == "First")
+    second = next(w for w in words if w["text"] == "Second")
+    assert second["top"] > first["top"] + 5
+    assert abs(second["x0"] - first["x0"]) < 0.01
+
+
+def test_long_text_shrinks_but_stays_in_its_box(tiny, tmp_path):
+    long = " ".join(["word"] * 60)
+    result, pdf = build(tiny, tmp_path, f'a,A,1,red,"{long}",1\n', text_layout())
+    assert result.findings == []
+    chars = pdf.pages[2].chars
+    sizes = {round(c["size"], 2) for c in chars}
+    assert len(sizes) == 1 and 7 <= sizes.pop() < 10
+    mm = 72 / 25.4
+    x0 = 12.7 * mm + 5 * mm  # trim left on letter + box x
+    top = 6.35 * mm + 5 * mm  # the first card's trim is 6.35 mm below the page top; box y 5 mm
+    for c in chars:
+        assert x0 - 0.01 <= c["x0"] and c["x1"] <= x0 + 50 * mm + 0.01
+        assert c["top"] >= top - 0.01 and c["bottom"] <= top + 40 * mm + 0.01
+
+
+def test_text_that_cannot_fit_is_reported_with_piece_and_box(tiny, tmp_path):
+    long = " ".join(["overflowing"] * 200)
+    result, _ = build(tiny, tmp_path, f'a,A,1,red,"{long}",1\n', text_layout(height="10mm"))
+    assert [(f.rule, f.location) for f in result.findings] == [("preflight.text-overflow", "cards/a (text)")]
+    assert "does not fit its box even at 7 pt" in result.findings[0].message
+
+
+def test_missing_glyph_is_reported(tiny, tmp_path):
+    result, _ = build(tiny, tmp_path, 'a,A,1,red,"Ok \u6f22 here",1\n', text_layout())
+    assert [(f.rule, f.location) for f in result.findings] == [("preflight.missing-glyph", "cards/a (text)")]
+    assert "U+6F22" in result.findings[0].message
+
+
+def test_inline_icons_are_drawn_and_unknown_names_print_as_typed(tiny, tmp_path):
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Pay :fire: at 10:30 :water:",1\n', text_layout())
+    page = pdf.pages[2]
+    text = page.extract_text()
+    assert ":fire:" not in text and ":water:" in text and "10:30" in text
+    assert "F" in text  # the icon's label
+    red = [c for c in page.curves if tuple(round(v, 3) for v in c["non_stroking_color"]) ==
+           (round(0xC0 / 255, 3), round(0x39 / 255, 3), round(0x2B / 255, 3))]
+    assert len(red) == 1  # one circle drawn for :fire:
+
+
+def test_unicode_from_the_data_is_embedded(tiny, tmp_path):
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"H₂O · NH₃ · El Número Uno · É · 300 °K",1\n', text_layout())
+    assert result.findings == []
+    assert "H₂O · NH₃ · El Número Uno · É · 300 °K" in pdf.pages[2].extract_text().replace("\n", " ")
+
+
+def test_misspelt_template_name_names_layout_box_and_suggestion(tiny, tmp_path):
+    layouts = text_layout().replace("{{ text }}", "{{ titel }}")
+    with pytest.raises(LayoutError) as info:
+        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
+    message = info.value.render()
+    assert message.startswith("tiny/templates/layouts.toml (layouts.action.boxes.text.text): 'titel' is undefined")
+    assert "did you mean 'title'?" in message
+
+
+def test_unknown_colour_and_layout_errors(tiny, tmp_path):
+    with pytest.raises(LayoutError, match="'purple' is not a colour of this game"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout().replace('background = "white"', 'background = "purple"'))
+    with pytest.raises(LayoutError, match="unknown box setting 'colour'.*\n.*did you mean 'color'"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('colour = "red"'))
+    with pytest.raises(LayoutError, match="cards/a uses layout 'action', which .* does not define"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
+
+
+def test_sandbox_blocks_attribute_escape(tiny, tmp_path):
+    layouts = text_layout().replace("{{ text }}", "{{ title.__class__.__mro__ }}")
+    with pytest.raises(LayoutError):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
+
+
+def art_layout(path: str) -> str:
+    return text_layout() + f"""
+[layouts.action.boxes.art]
+type = "image"
+image = "{path}"
+area = "bleed"
+"""
+
+
+def test_png_with_transparency_fills_the_bleed(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    image = Image.new("RGBA", (40, 60), (0, 0, 255, 128))
+    image.save(tiny / "art" / "a.png")
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/a.png"))
+    page = pdf.pages[2]
+    assert len(page.images) == 1
+    im = page.images[0]
+    assert im["width"] >= 180  # at least the trim width, since it covers the bleed area
+    from pypdf import PdfReader
+
+    xobjects = PdfReader(tmp_path / "tiny-cards.pdf").pages[2]["/Resources"]["/XObject"]
+    assert any("/SMask" in x.get_object() for x in xobjects.values())  # alpha kept as a soft mask
+
+
+def test_svg_and_jpeg_art(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    (tiny / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140">'
+        '<rect x="10" y="10" width="80" height="120" fill="#123456"/></svg>')
+    Image.new("RGB", (30, 30), (200, 10, 10)).save(tiny / "art" / "b.jpg")
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/a.svg"))
+    fills = {tuple(round(v, 3) for v in r["non_stroking_color"]) for r in pdf.pages[2].rects}
+    assert (round(0x12 / 255, 3), round(0x34 / 255, 3), round(0x56 / 255, 3)) in fills
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/b.jpg"))
+    assert len(pdf.pages[2].images) == 1
+
+
+def test_art_outside_the_game_folder_or_missing_is_refused(tiny, tmp_path):
+    with pytest.raises(BuildError, match="outside the game folder"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("../../etc/passwd"))
+    with pytest.raises(BuildError, match="cards/a: image 'art/none.png' not found"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/none.png"))
+
+
+def test_an_image_used_many_times_is_embedded_once(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    Image.new("RGB", (30, 30), (0, 128, 0)).save(tiny / "art" / "a.png")
+    build(tiny, tmp_path, "a,A,1,red,,9\n", art_layout("art/a.png"))
+    data = (tmp_path / "tiny-cards.pdf").read_bytes()
+    assert data.count(b"/Subtype /Image") == 1
