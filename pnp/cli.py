@@ -165,11 +165,12 @@ def build(
     gap: Annotated[str, typer.Option(help="Space between cards; bleed fills up to half of it.")] = "0mm",
     bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
+    force: Annotated[bool, typer.Option("--force", help="Build even when pnp check finds errors in the data.")] = False,
 ) -> None:
-    """Render every card into print-and-play PDFs under OUTPUT/<game>/."""
+    """Check each game, then render every card into print-and-play PDFs under OUTPUT/<game>/."""
     from .build import SheetOptions, build_cards, game_layouts
+    from .check import check_game
     from .games import templates_root
-    from .model import load_game
     from .units import parse_length
 
     if flip not in ("long", "short"):
@@ -187,7 +188,15 @@ def build(
     opts.paper_size()
     failed = False
     for path, display in _games(games):
-        game = load_game(path, display)
+        game, findings = check_game(path, display)
+        errors = [f for f in findings if f.severity == "error"]
+        if game is None or (errors and not force):
+            out.print(f"[bold]{escape(display)}[/bold]: [red]not built[/red], pnp check found {len(errors)} error(s)")
+            _print_findings(errors)
+            if game is not None:
+                out.print("  hint: fix the data, or build anyway with --force")
+            failed = True
+            continue
         tdir = path / "templates" if (path / "templates" / "layouts.toml").is_file() else templates_root() / game.id
         tdisplay = f"{display}/templates/layouts.toml" if tdir.parent == path else f"templates/{game.id}/layouts.toml"
         layouts = game_layouts(game, tdir, tdisplay)
@@ -195,12 +204,18 @@ def build(
         out.print(f"[bold]{escape(game.title)}[/bold]: {result.cards} cards on {result.sheets} sheet(s)")
         for f in result.files:
             out.print(f"  wrote {escape(str(f))}")
-        for f in result.findings:
-            colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
-            out.print(f"  [{colour}]{f.severity}[/{colour}] {escape(f.rule)}  {escape(f.location)}: {escape(f.message)}")
-            failed = failed or f.severity == "error"
+        _print_findings(result.findings)
+        failed = failed or any(f.severity == "error" for f in result.findings)
     if failed:
         raise typer.Exit(1)
+
+
+def _print_findings(findings) -> None:
+    for f in findings:
+        colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
+        out.print(f"  [{colour}]{f.severity}[/{colour}] {escape(f.rule)}  {escape(f.location)}: {escape(f.message)}")
+        if f.hint:
+            out.print(f"    hint: {escape(f.hint)}")
 
 
 def main() -> None:

@@ -93,3 +93,28 @@ def test_build_option_errors(tiny, tmp_path, args, message):
     result = pnp("build", str(tiny), "-o", str(tmp_path), *args)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+def test_build_refuses_data_with_errors_unless_forced(tiny, tmp_path):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,4\nleaf,Leaf,1,green,,2\n")
+    out = tmp_path / "out"
+    result = pnp("build", str(tiny), "-o", str(out))
+    assert result.returncode == 1
+    assert "not built" in result.stdout and "totals.stated" in result.stdout
+    assert not out.exists()
+    forced = pnp("build", str(tiny), "-o", str(out), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert (out / "tiny" / "tiny-cards.pdf").is_file()
+
+
+def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", str(tiny), "-o", str(out)).returncode == 0
+    before = (out / "tiny" / "tiny-cards.pdf").read_bytes()
+    layouts = tiny / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text().replace("{{ title }}", "{{ titel }}"))
+    result = pnp("build", str(tiny), "-o", str(out))
+    assert result.returncode == 2
+    assert "'titel' is undefined" in result.stderr
+    assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
+    assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []
