@@ -76,6 +76,8 @@ class Icon:
     label_color: str = "black"
     font: str = "sans-bold"
     image: str | None = None
+    label_scale: float = 0.5
+    """Label height as a fraction of the icon's size."""
 
 
 @dataclass
@@ -87,6 +89,8 @@ class LayoutSet:
     layouts: dict[str, Layout]
     icons: dict[str, Icon]
     colors: dict[str, str]
+    safe_zone: float = 9.0
+    """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
     _compiled: dict[str, Any] = field(default_factory=dict)
 
     def get(self, name: str, where: str) -> Layout:
@@ -145,10 +149,15 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> La
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"not valid TOML: {exc}", location=Location(display)) from None
+    for key in data:
+        if key not in ("layouts", "icons", "safe_zone"):
+            raise LayoutError(f"unknown top-level setting {key!r}", location=Location(display, column_name=key),
+                              hint="layouts.toml holds [layouts.*], [icons.*] and safe_zone")
+    safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
     raw_layouts = data.get("layouts", {})
     icons = {}
     for name, spec in data.get("icons", {}).items():
-        unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image"}
+        unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image", "label_scale"}
         if unknown:
             raise LayoutError(f"unknown icon setting {sorted(unknown)[0]!r}",
                               location=Location(display, column_name=f"icons.{name}"))
@@ -220,7 +229,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> La
                              _length(spec.get("height", 0), display, f"{key}.height"),
                              area, props))
         resolved[name] = Layout(name, merged.get("background"), boxes)
-    return LayoutSet(path, display, resolved, icons, dict(colors))
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone)
 
 
 # --------------------------------------------------------------------------------------------
@@ -366,7 +375,7 @@ class Renderer:
         if box.area == "trim":
             return x, y, w, h
         if box.area == "safe":
-            inset = 9.0  # 1/8 in, the TGC/DTC safe zone (print-specs.md §2)
+            inset = self.layouts.safe_zone
             return x + inset, y + inset, w - 2 * inset, h - 2 * inset
         return x + box.x, y + h - box.y - box.height, box.width, box.height
 
@@ -595,7 +604,7 @@ class Renderer:
                    max(0.4, size * 0.04), size / 2 if width != size else size * 0.2)
         if icon.label:
             label_color = self.color(icon.label_color, ctx, f"{where}.label_color")
-            fs = size * 0.5
+            fs = size * icon.label_scale
             lw = self._width(icon.font, icon.label) * fs
             if lw > width * 0.86:
                 fs *= width * 0.86 / lw
