@@ -189,7 +189,7 @@ def test_same_input_same_bytes(nine, tmp_path):
     assert a == b
     env = dict(os.environ, PYTHONHASHSEED="123")
     subprocess.run([sys.executable, "-m", "pnp.cli", "build", str(nine), "-o", str(tmp_path / "c"),
-                    "--no-contact-sheets"], check=True, env=env, capture_output=True)
+                    "--no-contact-sheets", "--force"], check=True, env=env, capture_output=True)
     assert hashlib.sha256((tmp_path / "c" / "tiny" / "tiny-cards.pdf").read_bytes()).hexdigest() == \
         hashlib.sha256(a).hexdigest()
 
