@@ -37,7 +37,7 @@ _BOX_KEYS = {
     "text", "font", "size", "min_size", "leading", "align", "valign", "color",
     "items", "icon_size", "spacing",
     "image", "fit",
-    "x2", "y2", "rotate",
+    "x2", "y2", "z",
 }
 
 
@@ -228,6 +228,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> La
                              _length(spec.get("width", 0), display, f"{key}.width"),
                              _length(spec.get("height", 0), display, f"{key}.height"),
                              area, props))
+        boxes.sort(key=lambda b: b.props.get("z", 0))  # stable: equal z keeps the written order
         resolved[name] = Layout(name, merged.get("background"), boxes)
     return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone)
 
@@ -469,8 +470,8 @@ class Renderer:
         return paragraphs
 
     def _word_width(self, runs, font: str) -> float:
-        """Width at size 1 (an inline icon is 1.1 em wide)."""
-        return sum(self._width(font, t) if k == "text" else 1.1 for k, t in runs)
+        """Width at size 1; an inline icon is drawn 1.05 em high with 0.05 em either side."""
+        return sum(self._width(font, t) if k == "text" else self.icon_width(t, 1.05) + 0.05 for k, t in runs)
 
     def _wrap(self, paragraphs, font: str, size: float, width: float):
         space = self._width(font, " ") * size
@@ -580,7 +581,7 @@ class Renderer:
                         icon_size = s * 1.05
                         self.icon(c, t, x + 0.025 * s, baseline - 0.18 * s, icon_size, piece)
                         c.setFillColor(color)
-                        x += 1.1 * s
+                        x += self.icon_width(t, icon_size) + 0.05 * s
         c.restoreState()
 
     # -- icons -------------------------------------------------------------------------------
@@ -603,6 +604,14 @@ class Renderer:
         draw_shape(c, icon.shape if width == size else "rounded", x, y, width, size, fill, stroke,
                    max(0.4, size * 0.04), size / 2 if width != size else size * 0.2)
         if icon.label:
+            lacking = fonts.missing(icon.font, icon.label)
+            key = (piece.label, where, "glyph")
+            if lacking and key not in self._seen:
+                self._seen.add(key)
+                chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking)
+                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece.label} ({where})",
+                                             f"the font {icon.font} has no glyph for {chars}",
+                                             hint="use a character the font has, or another font"))
             label_color = self.color(icon.label_color, ctx, f"{where}.label_color")
             fs = size * icon.label_scale
             lw = self._width(icon.font, icon.label) * fs

@@ -183,3 +183,37 @@ def test_an_image_used_many_times_is_embedded_once(tiny, tmp_path):
     build(tiny, tmp_path, "a,A,1,red,,9\n", art_layout("art/a.png"))
     data = (tmp_path / "tiny-cards.pdf").read_bytes()
     assert data.count(b"/Subtype /Image") == 1
+
+
+def test_wide_inline_icons_push_the_following_text(tiny, tmp_path):
+    layouts = text_layout() + '\n[icons.h2o]\nshape = "circle"\nfill = "#2E86C1"\nlabel = "H2O long"\n'
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Take :h2o: now",1\n', layouts)
+    page = pdf.pages[2]
+    pill = max(page.curves, key=lambda c: c["x1"] - c["x0"])
+    now = next(w for w in page.extract_words() if w["text"] == "now")
+    take = next(w for w in page.extract_words() if w["text"] == "Take")
+    assert take["x1"] <= pill["x0"] and pill["x1"] <= now["x0"]
+
+
+def test_z_orders_boxes(tiny, tmp_path):
+    layouts = text_layout() + """
+[layouts.action.boxes.first]
+type = "rect"
+x = "1mm"
+y = "1mm"
+width = "10mm"
+height = "10mm"
+fill = "#FE0000"
+
+[layouts.action.boxes.top]
+type = "rect"
+x = "1mm"
+y = "1mm"
+width = "10mm"
+height = "10mm"
+fill = "#0000FE"
+z = -1
+"""
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,x,1\n", layouts)
+    fills = [tuple(round(v, 3) for v in r["non_stroking_color"]) for r in pdf.pages[2].rects]
+    assert fills.index((0.0, 0.0, round(254 / 255, 3))) < fills.index((round(254 / 255, 3), 0.0, 0.0))
