@@ -218,6 +218,22 @@ def _print_findings(findings) -> None:
             out.print(f"    hint: {escape(f.hint)}")
 
 
+PLUGIN_COMMANDS = ("pnp.cmd_rulebook", "pnp.cmd_export")
+"""Modules that add commands to ``app`` with a ``register(app)`` function."""
+
+
+def _register_commands() -> None:
+    import importlib
+    import importlib.util
+
+    for name in PLUGIN_COMMANDS:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     """Entry point of the `pnp` console script."""
     try:

@@ -18,7 +18,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import fonts
 from .cost import pips
@@ -252,7 +252,12 @@ class Renderer:
     ``game_dir`` is where art paths are resolved; art outside it is refused.
     """
 
-    def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0):
+    def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
+                 color_convert: Callable[[str, str], Any] | None = None):
+        """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
+        paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
+        default paints the RGB colour as given; a CMYK print profile passes its own."""
+        self.color_convert = color_convert
         self.layouts = layouts
         self.game_dir = game_dir
         self.min_text_size = min_text_size
@@ -314,10 +319,11 @@ class Renderer:
             raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
                               hint=args[1]) from None
 
-    def color(self, raw: Any, ctx: dict, where: str):
-        """A colour setting as a reportlab colour, or None for ``none``/blank."""
-        from reportlab.lib.colors import HexColor
+    def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
+        """A colour setting as a reportlab colour, or None for ``none``/blank.
 
+        Raises LayoutError naming the setting for a name that is not in the game's palette.
+        """
         value = self.value(raw, ctx, where)
         if value is None:
             return None
@@ -325,17 +331,24 @@ class Renderer:
         if text in ("", "none"):
             return None
         if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
-            return HexColor(text)
+            return self._paint_color(text.upper(), role)
         palette = self.layouts.colors
         if text in palette:
-            return HexColor(palette[text])
+            return self._paint_color(palette[text].upper(), role)
         if text in BASIC_COLORS:
-            return HexColor(BASIC_COLORS[text])
+            return self._paint_color(BASIC_COLORS[text], role)
         close = difflib.get_close_matches(text, list(palette) + list(BASIC_COLORS), n=1)
         raise LayoutError(f"{text!r} is not a colour of this game", location=Location(self.layouts.display,
                           column_name=where),
                           hint=(f"did you mean {close[0]!r}? " if close else "")
                           + "use a name from [colors] in game.toml, or #RRGGBB")
+
+    def _paint_color(self, hexcolor: str, role: str):
+        if self.color_convert is not None:
+            return self.color_convert(hexcolor, role)
+        from reportlab.lib.colors import HexColor
+
+        return HexColor(hexcolor)
 
     # -- pieces ------------------------------------------------------------------------------
     def draw(self, c, piece: Piece, trim: tuple[float, float, float, float],
@@ -388,7 +401,7 @@ class Renderer:
         bx, by, bw, bh = self._rect_of(box, trim, bleed)
         if box.type in ("rect", "ellipse", "shape"):
             fill = self.color(p.get("fill", "none"), ctx, f"{where}.fill")
-            stroke = self.color(p.get("stroke", "none"), ctx, f"{where}.stroke")
+            stroke = self.color(p.get("stroke", "none"), ctx, f"{where}.stroke", role="stroke")
             shape = {"rect": "rounded" if p.get("radius") else "square", "ellipse": "circle"}.get(box.type)
             if shape is None:
                 shape = str(self.value(p.get("shape", "circle"), ctx, f"{where}.shape")).strip()
@@ -404,7 +417,7 @@ class Renderer:
                 draw_shape(c, shape, bx, by, bw, bh, fill, stroke, p.get("stroke_width", 0.5),
                            p.get("radius", 0.0))
         elif box.type == "line":
-            stroke = self.color(p.get("stroke", "black"), ctx, f"{where}.stroke")
+            stroke = self.color(p.get("stroke", "black"), ctx, f"{where}.stroke", role="stroke")
             x, y, w, h = trim
             c.saveState()
             c.setStrokeColor(stroke)
@@ -538,7 +551,7 @@ class Renderer:
                     f"the text does not fit its box even at {min_size:g} pt: {text[:60]!r}",
                     hint="shorten the text, or give the box more room or a smaller min_size"))
         s, lines = chosen
-        color = self.color(p.get("color", "black"), ctx, f"{where}.color")
+        color = self.color(p.get("color", "black"), ctx, f"{where}.color", role="text")
         align = str(p.get("align", "left"))
         valign = str(p.get("valign", "top"))
         pdf_font = fonts.register(font)
@@ -597,7 +610,7 @@ class Renderer:
             self._image(c, icon.image, (x, y, size, size), "contain", piece, None)
             return
         fill = self.color(icon.fill, ctx, f"{where}.fill")
-        stroke = self.color(icon.stroke, ctx, f"{where}.stroke") if icon.stroke else None
+        stroke = self.color(icon.stroke, ctx, f"{where}.stroke", role="stroke") if icon.stroke else None
         width = size
         if icon.label and len(icon.label) > 2:
             width = max(size, self._width(icon.font, icon.label) * size * 0.5 + size * 0.5)
@@ -612,7 +625,7 @@ class Renderer:
                 self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece.label} ({where})",
                                              f"the font {icon.font} has no glyph for {chars}",
                                              hint="use a character the font has, or another font"))
-            label_color = self.color(icon.label_color, ctx, f"{where}.label_color")
+            label_color = self.color(icon.label_color, ctx, f"{where}.label_color", role="text")
             fs = size * icon.label_scale
             lw = self._width(icon.font, icon.label) * fs
             if lw > width * 0.86:
