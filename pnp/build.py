@@ -408,13 +408,15 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions) -> BuildResult:
+def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
+                max_image_pixels: int | None = 89_478_485) -> BuildResult:
     """Render every card of ``game`` to ``out_dir/<game>-cards.pdf`` and contact sheets.
 
     Everything is rendered in memory first; files are replaced only when all of them rendered,
-    so a failed build leaves the previous outputs intact. Raises BuildError or LayoutError.
+    so a failed build leaves the previous outputs intact. Art over ``max_image_pixels`` pixels is
+    refused (None lifts the limit). Raises BuildError or LayoutError.
     """
-    renderer = Renderer(layouts, game.path)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
     cards = card_instances(game)
     result = BuildResult(cards=len(cards))
     if not cards:

@@ -166,6 +166,7 @@ def build(
     bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Build even when pnp check finds errors in the data.")] = False,
+    max_image_pixels: Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")] = 89_478_485,
 ) -> None:
     """Check each game, then render every card into print-and-play PDFs under OUTPUT/<game>/."""
     from .build import SheetOptions, build_cards, game_layouts
@@ -200,7 +201,7 @@ def build(
         tdir = path / "templates" if (path / "templates" / "layouts.toml").is_file() else templates_root() / game.id
         tdisplay = f"{display}/templates/layouts.toml" if tdir.parent == path else f"templates/{game.id}/layouts.toml"
         layouts = game_layouts(game, tdir, tdisplay)
-        result = build_cards(game, layouts, output / game.id, opts)
+        result = build_cards(game, layouts, output / game.id, opts, max_image_pixels=max_image_pixels)
         out.print(f"[bold]{escape(game.title)}[/bold]: {result.cards} cards on {result.sheets} sheet(s)")
         for f in result.files:
             out.print(f"  wrote {escape(str(f))}")

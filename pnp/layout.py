@@ -253,11 +253,16 @@ class Renderer:
     """
 
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
-                 color_convert: Callable[[str, str], Any] | None = None):
+                 color_convert: Callable[[str, str], Any] | None = None,
+                 max_image_pixels: int | None = 89_478_485, min_dpi: int = 300):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
-        default paints the RGB colour as given; a CMYK print profile passes its own."""
+        default paints the RGB colour as given; a CMYK print profile passes its own.
+        ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
+        (300, the print norm of print-specs.md §2) is a preflight finding."""
         self.color_convert = color_convert
+        self.max_image_pixels = max_image_pixels
+        self.min_dpi = min_dpi
         self.layouts = layouts
         self.game_dir = game_dir
         self.min_text_size = min_text_size
@@ -667,6 +672,7 @@ class Renderer:
 
     # -- images ------------------------------------------------------------------------------
     def _image(self, c, rel: str, rect, fit: str, piece: Piece, box: Box | None) -> None:
+        from .art import load_raster, load_svg
         from .errors import BuildError
 
         path = (self.game_dir / rel).resolve()
@@ -678,21 +684,23 @@ class Renderer:
         if not path.is_file():
             raise BuildError(f"{piece.label}: image {rel!r} not found",
                              hint="paths are relative to the game folder")
+        where = f"{piece.label} ({box.name if box else 'icon'})"
         bx, by, bw, bh = rect
         c.saveState()
         clip = c.beginPath()
         clip.rect(bx, by, bw, bh)
         c.clipPath(clip, stroke=0, fill=0)
         if path.suffix.lower() == ".svg":
-            drawing = self._images.get(path)
-            if drawing is None:
-                from svglib.svglib import svg2rlg
-
-                drawing = svg2rlg(str(path))
-                if drawing is None:
-                    raise BuildError(f"{piece.label}: the SVG {rel!r} could not be read")
-                self._images[path] = drawing
-            iw, ih = drawing.width, drawing.height
+            art = self._images.get(path)
+            if art is None:
+                art = load_svg(path, piece.label, rel)
+                self._images[path] = art
+                for problem in art.problems:
+                    self.findings.append(Finding("warning", "preflight.svg-unsupported", where,
+                                                 f"{rel}: {problem}",
+                                                 hint="simplify the SVG (convert text and effects to paths)"))
+            drawing = art.drawing
+            iw, ih = drawing.width or 1, drawing.height or 1
             scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
             from reportlab.graphics import renderPDF
 
@@ -704,11 +712,21 @@ class Renderer:
             if reader is None:
                 from reportlab.lib.utils import ImageReader
 
-                reader = ImageReader(str(path))
+                reader = ImageReader(load_raster(path, piece.label, rel, self.max_image_pixels))
                 self._images[path] = reader
             iw, ih = reader.getSize()
             scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
             dw, dh = iw * scale, ih * scale
+            dpi = iw / (dw / 72)
+            if dpi < self.min_dpi - 0.5:
+                key = (piece.label, rel, "dpi")
+                if key not in self._seen:
+                    self._seen.add(key)
+                    self.findings.append(Finding(
+                        "warning", "preflight.low-resolution", where,
+                        f"{rel} prints at {dpi:.0f} dpi here, below {self.min_dpi} dpi",
+                        hint=f"supply at least {int(dw / 72 * self.min_dpi + 0.999)} x "
+                        f"{int(dh / 72 * self.min_dpi + 0.999)} px"))
             c.drawImage(reader, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh, mask="auto")
         c.restoreState()
 

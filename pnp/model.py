@@ -34,6 +34,8 @@ _COLOR_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _FLOAT_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 MAX_ERRORS = 50
+COPIES_CAP = 200
+"""Default largest copy count of one row before it is treated as a typo (see load_game)."""
 
 
 class GameDataErrors(PnpError):
@@ -126,6 +128,9 @@ class Component:
     """Every other manifest key of the component, for the stages that use it (board size ...)."""
     rows: list[Row] = field(default_factory=list)
     blank_rows: list[int] = field(default_factory=list)
+    """Lines of rows skipped because every cell was blank."""
+    trimmed_headers: list[str] = field(default_factory=list)
+    """Header names that had spaces around them in the file."""
 
     @property
     def pieces(self) -> int:
@@ -457,7 +462,7 @@ def _check_range(spec: ColumnSpec, value: float) -> None:
                          f"this column takes values up to {spec.max:g}")
 
 
-def _load_rows(comp: Component, raw: RawTable, errors: list[DataError]) -> None:
+def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_cap: int | None = None) -> None:
     declared = comp.columns
     ignored = set(comp.options.get("ignore_columns", []))
     positions = {name: i for i, name in enumerate(raw.header)}
@@ -508,8 +513,16 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError]) -> None:
                 errors.append(DataError(
                     f"copies cannot be negative ({copies})", location=row.location(comp.copies_column),
                     hint="write 0 to keep the card in the data without printing it"))
+            cap = comp.options.get("max_copies", copies_cap) if copies_cap is not None else None
+            if isinstance(copies, int) and cap is not None and copies > cap:
+                errors.append(DataError(
+                    f"{copies} copies is more than {cap}, which looks like a typo",
+                    location=row.location(comp.copies_column),
+                    hint=f"if the box really holds {copies}, set max_copies = {copies} under "
+                    f"[components.{comp.id}] in game.toml, or pass --force"))
         comp.rows.append(row)
     comp.blank_rows = raw.blank_rows
+    comp.trimmed_headers = raw.trimmed_headers
 
 
 def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
@@ -554,12 +567,16 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
                             hint=close or f"use an id from the {spec.ref} table"))
 
 
-def load_game(path: Path | str, display_root: str | None = None) -> Game:
+def load_game(path: Path | str, display_root: str | None = None, *, encoding: str = "utf-8",
+              delimiter: str | None = None, copies_cap: int | None = COPIES_CAP) -> Game:
     """Load the game folder at ``path`` (it holds ``game.toml``).
 
     ``display_root`` is how the folder is named in messages (default: the path as given).
-    Raises ManifestError for a bad manifest and GameDataErrors listing every bad cell,
-    unknown or missing column, duplicate id and broken reference.
+    ``encoding`` and ``delimiter`` apply to every CSV table (the delimiter is detected when
+    None). A row with more than ``copies_cap`` copies is an error (a typo such as 300 for 3 would
+    otherwise print 33 sheets); a component's ``max_copies`` in game.toml raises its cap, and
+    None lifts it. Raises ManifestError for a bad manifest and GameDataErrors listing every bad
+    cell, unknown or missing column, duplicate id and broken reference.
     """
     game_dir = Path(path)
     display_root = display_root or str(path).rstrip("/")
@@ -610,11 +627,11 @@ def load_game(path: Path | str, display_root: str | None = None) -> Game:
         if comp.table is None:
             continue
         try:
-            raw = read_csv(comp.table, comp.table_display)
+            raw = read_csv(comp.table, comp.table_display, encoding=encoding, delimiter=delimiter)
         except DataError as exc:
             errors.append(exc)
             continue
-        _load_rows(comp, raw, errors)
+        _load_rows(comp, raw, errors, copies_cap)
     if not errors:
         _check_ids_and_refs(game, errors)
     if errors:

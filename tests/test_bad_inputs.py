@@ -1,0 +1,63 @@
+"""Every case under tests/bad_inputs/: a broken (or awkward) game folder and what pnp must say."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pnp.build import SheetOptions, build_cards, game_layouts
+from pnp.check import check_game
+from pnp.errors import PnpError
+from pnp.model import load_game
+
+from conftest import FIXTURES
+
+CASES = sorted(p for p in (Path(__file__).parent / "bad_inputs").iterdir() if p.is_dir())
+
+
+def finding_lines(findings) -> list[str]:
+    return [f"{f.severity} {f.rule} {f.location}: {f.message}" for f in findings]
+
+
+def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
+    """What pnp says about the case: error renders, or finding lines, or ['ok']."""
+    spec = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
+    try:
+        if spec["run"] == "load":
+            load_game(game_dir, "g")
+            return ["ok"]
+        if spec["run"] == "check":
+            game, findings = check_game(game_dir, "g")
+            lines = finding_lines(findings)
+            return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
+        game = load_game(game_dir, "g")
+        layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
+        result = build_cards(game, layouts, out, SheetOptions(contact_sheets=False))
+        return finding_lines(result.findings) or ["ok"]
+    except PnpError as exc:
+        errors = getattr(exc, "errors", None)
+        return [e.render() for e in errors] if errors else [exc.render()]
+
+
+def test_there_are_at_least_thirty_cases():
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
+def test_case(folder: Path, tmp_path: Path):
+    game_dir = tmp_path / "game"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    for path in folder.rglob("*"):
+        if path.is_file() and path.name != "case.toml":
+            target = game_dir / path.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    expect = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))["expect"]
+    said = run_case(folder, game_dir, tmp_path / "out")
+    if expect == "ok":
+        assert said[0] == "ok", said
+    else:
+        assert any(line.startswith(expect) for line in said), said
