@@ -79,9 +79,12 @@ def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -
     if row is not None:
         for name, value in row.values.items():
             spec = comp.columns[name]
-            if spec.type == "ref" and value is not None:
-                target = game.components[spec.ref].by_id().get(value)
-                value = Ref(value, target)
+            if spec.ref and value is not None:
+                rows = game.components[spec.ref].by_id()
+                if spec.type == "ref":
+                    value = Ref(value, rows.get(value))
+                elif isinstance(value, tuple):  # a list of ids
+                    value = tuple(Ref(item, rows.get(item)) for item in value)
             ctx[name] = value
     return ctx
 
@@ -436,3 +439,61 @@ def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOption
         result.files.append(path)
     result.findings = renderer.findings
     return result
+
+
+@dataclass
+class Stage:
+    """One part of a game's build: a name, the input files it reads, and how to run it."""
+
+    name: str
+    inputs: list[Path]
+    run: Any
+    """Callable taking no arguments and returning a BuildResult."""
+
+
+def run_stages(out_dir: Path, stages: list[Stage], options: object,
+               force: bool = False) -> tuple[BuildResult, dict[str, list[Path]]]:
+    """Run each stage whose inputs or outputs changed since the last build into ``out_dir``.
+
+    Returns the result of the stages that ran and, for each stage that was up to date, the
+    files it had written. ``force`` runs every stage.
+    """
+    from .cache import BuildRecord, inputs_key
+
+    record = BuildRecord(out_dir)
+    total = BuildResult()
+    skipped: dict[str, list[Path]] = {}
+    for stage in stages:
+        key = inputs_key(stage.inputs, (stage.name, options))
+        files = None if force else record.fresh(stage.name, key)
+        if files is not None:
+            skipped[stage.name] = files
+            continue
+        result = stage.run()
+        total.files += result.files
+        total.findings += result.findings
+        total.sheets += result.sheets
+        total.cards += result.cards
+        if not any(f.severity == "error" for f in result.findings):
+            record.record(stage.name, key, result.files)
+    return total, skipped
+
+
+def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir: Path, opts: SheetOptions,
+               *, force: bool = False, max_image_pixels: int | None = 89_478_485
+               ) -> tuple[BuildResult, dict[str, list[Path]]]:
+    """Build every output of one game into ``out_dir``, skipping parts whose inputs are unchanged.
+
+    Returns what was built and, for each part that was up to date, the files it had written.
+    """
+    from .cache import game_files
+
+    inputs = game_files(game.path) + game_files(templates_dir) + sorted(
+        fonts.font_dir() / name for name in fonts.FONT_FILES.values())
+
+    def cards() -> BuildResult:
+        layouts = game_layouts(game, templates_dir, templates_display)
+        return build_cards(game, layouts, out_dir, opts, max_image_pixels=max_image_pixels)
+
+    stages = [Stage("cards", inputs, cards)]
+    return run_stages(out_dir, stages, (opts, max_image_pixels), force=force)

@@ -165,11 +165,11 @@ def build(
     gap: Annotated[str, typer.Option(help="Space between cards; bleed fills up to half of it.")] = "0mm",
     bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
-    force: Annotated[bool, typer.Option("--force", help="Build even when pnp check finds errors in the data.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged and data that pnp check finds errors in.")] = False,
     max_image_pixels: Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")] = 89_478_485,
 ) -> None:
     """Check each game, then render every card into print-and-play PDFs under OUTPUT/<game>/."""
-    from .build import SheetOptions, build_cards, game_layouts
+    from .build import SheetOptions, build_game
     from .check import check_game
     from .games import templates_root
     from .units import parse_length
@@ -200,11 +200,14 @@ def build(
             continue
         tdir = path / "templates" if (path / "templates" / "layouts.toml").is_file() else templates_root() / game.id
         tdisplay = f"{display}/templates/layouts.toml" if tdir.parent == path else f"templates/{game.id}/layouts.toml"
-        layouts = game_layouts(game, tdir, tdisplay)
-        result = build_cards(game, layouts, output / game.id, opts, max_image_pixels=max_image_pixels)
-        out.print(f"[bold]{escape(game.title)}[/bold]: {result.cards} cards on {result.sheets} sheet(s)")
+        result, skipped = build_game(game, tdir, tdisplay, output / game.id, opts, force=force,
+                                     max_image_pixels=max_image_pixels)
+        made = f"{result.cards} cards on {result.sheets} sheet(s)" if "cards" not in skipped else "cards up to date"
+        out.print(f"[bold]{escape(game.title)}[/bold]: {made}")
         for f in result.files:
             out.print(f"  wrote {escape(str(f))}")
+        for name, files in skipped.items():
+            out.print(f"  {name}: unchanged inputs, kept {len(files)} file(s) (--force rebuilds)")
         _print_findings(result.findings)
         failed = failed or any(f.severity == "error" for f in result.findings)
     if failed:
