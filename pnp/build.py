@@ -269,9 +269,10 @@ def _best_fold(paper: Size, card: Size, opts: SheetOptions) -> tuple[FoldGrid, S
 
 
 def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardInstance],
-                     opts: SheetOptions) -> int:
+                     opts: SheetOptions, notes: list[Finding] | None = None) -> int:
     """Write the card sheets PDF to ``target`` (a path or binary file). Returns the number of
-    sheets of cards (a duplex front and back count as one sheet)."""
+    sheets of cards (a duplex front and back count as one sheet). Where the paper leaves less
+    room than asked for bleed or crop marks, an info finding is added to ``notes``."""
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
     c = _canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
@@ -289,6 +290,12 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
             c.setPageSize((paper.width, paper.height))
             continue
         grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
+        if notes is not None:
+            for note in grid.notes(opts.bleed):
+                finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
+                                  note, hint="A4 paper or a --gap between cards leaves room for bleed on every edge")
+                if finding not in notes:
+                    notes.append(finding)
         for start in range(0, len(group), grid.per_sheet):
             chunk = group[start:start + grid.per_sheet]
             _front_sheet(c, renderer, grid, chunk)
@@ -308,7 +315,7 @@ def _slots(grid: Grid, n: int):
 def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance]) -> None:
     for i, (row, col) in _slots(grid, len(chunk)):
         renderer.draw(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col))
-    _marks(c, grid.crop_marks())
+    _marks(c, grid.crop_marks(len(chunk)))
 
 
 def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], opts: SheetOptions) -> None:
@@ -319,34 +326,17 @@ def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], op
 
 
 def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance], opts: SheetOptions) -> None:
-    g = fold.grid
     for col, card in enumerate(chunk):
-        bleed = g.bleed(0, col)
-        renderer.draw(c, card.face, fold.front_trim(col), bleed)
-        renderer.draw(c, card.back, fold.back_trim(col, opts.back_offset), bleed, rotate=True)
-    paper = g.paper
+        renderer.draw(c, card.face, fold.front_trim(col), fold.front_bleed(col))
+        renderer.draw(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col), rotate=True)
+    g = fold.grid
     c.saveState()
     c.setLineWidth(0.4)
     c.setDash(3, 3)
     c.setStrokeColorRGB(0.45, 0.45, 0.45)
-    c.line(g.margin, fold.fold_y, paper.width - g.margin, fold.fold_y)
+    c.line(g.margin, fold.fold_y, g.paper.width - g.margin, fold.fold_y)
     c.restoreState()
-    xs, _ = g.cut_positions()
-    top_front = fold.front_trim(0)[1] + g.card.height
-    bottom_back = fold.back_trim(0)[1]
-    ox, oy = g.bleed_outer
-    segments = []
-    if paper.height - g.margin - (top_front + oy + 1.5) > 2:
-        segments += [(x, top_front + oy + 1.5, x, paper.height - g.margin) for x in xs]
-    if bottom_back - oy - 1.5 - g.margin > 2:
-        segments += [(x, g.margin, x, bottom_back - oy - 1.5) for x in xs]
-    left, right = g.origin_x - ox - 1.5, g.origin_x + g.width + ox + 1.5
-    for y in (fold.front_trim(0)[1], top_front, bottom_back, bottom_back + g.card.height):
-        if left - g.margin > 2:
-            segments.append((g.margin, y, left, y))
-        if paper.width - g.margin - right > 2:
-            segments.append((right, y, paper.width - g.margin, y))
-    _marks(c, segments)
+    _marks(c, fold.crop_marks(len(chunk)))
 
 
 def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 60) -> bytes:
@@ -426,7 +416,8 @@ def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOption
         return result
     outputs: list[tuple[Path, bytes]] = []
     buf = io.BytesIO()
-    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts)
+    notes: list[Finding] = []
+    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, notes)
     outputs.append((out_dir / f"{game.id}-cards.pdf", buf.getvalue()))
     if opts.contact_sheets:
         for comp in game:
@@ -437,7 +428,7 @@ def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOption
     for path, data in outputs:
         write_atomic(path, data)
         result.files.append(path)
-    result.findings = renderer.findings
+    result.findings = notes + renderer.findings
     return result
 
 

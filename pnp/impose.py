@@ -19,9 +19,11 @@ DEFAULT_MARGIN = 5 * MM
 DEFAULT_BLEED = 9.0
 """1/8 in (3.175 mm) of art past the trim, the US print norm (print-specs.md §2)."""
 MARK_GAP = 0.5 * MM
-"""Distance between a crop mark's inner end and the bleed (or trim) it points at."""
-MARK_MIN = 0.8 * MM
-"""Shortest crop mark worth drawing; where the margin leaves less, that side has none."""
+"""Distance between a crop mark's inner end and the bleed it points at (none without bleed)."""
+MARK_PREF = 3 * MM
+"""Crop mark length kept before the space beside the grid is given to bleed."""
+MARK_MIN = 0.5 * MM
+"""Shortest crop mark drawn; a side with less room than this has none."""
 MARK_WIDTH = 0.5
 """Crop mark stroke width in pt (0.18 mm; print-specs.md §8 check 12 allows 0.425-1 pt)."""
 
@@ -88,45 +90,66 @@ class Grid:
             return self.rows - 1 - row, col
         raise ValueError(flip)
 
-    def cut_positions(self) -> tuple[list[float], list[float]]:
-        """x positions of vertical cut lines and y positions of horizontal ones (trim edges)."""
+    def cut_positions(self, filled: int | None = None) -> tuple[list[float], list[float]]:
+        """x positions of vertical cut lines and y positions of horizontal ones (trim edges).
+
+        With ``filled`` cards placed in reading order, only the columns and rows that hold a
+        card count.
+        """
+        n = self.per_sheet if filled is None else filled
+        cols = min(n, self.cols)
+        rows = min(self.rows, -(-n // self.cols))
         xs: list[float] = []
-        for col in range(self.cols):
+        for col in range(cols):
             x = self.origin_x + col * (self.card.width + self.gap)
             xs += [x, x + self.card.width]
         ys: list[float] = []
-        for row in range(self.rows):
-            y = self.origin_y + row * (self.card.height + self.gap)
+        for row in range(rows):
+            y = self.origin_y + (self.rows - 1 - row) * (self.card.height + self.gap)
             ys += [y, y + self.card.height]
         return sorted(set(round(v, 6) for v in xs)), sorted(set(round(v, 6) for v in ys))
 
-    def crop_marks(self) -> list[tuple[float, float, float, float]]:
+    def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
         """Crop mark segments (x1, y1, x2, y2), all in the margin outside the card grid.
 
-        Each cut line gets a mark at both ends, from just beyond the outer bleed to the
-        ink-free margin. A side whose space is shorter than MARK_MIN gets none.
+        Each cut line of a filled row or column gets a mark at both ends, from just beyond the
+        outer bleed (or from the trim itself where there is no bleed) to the ink-free margin.
+        A side with less room than MARK_MIN gets none.
         """
-        xs, ys = self.cut_positions()
+        xs, ys = self.cut_positions(filled)
         left, bottom = self.origin_x, self.origin_y
         right, top = left + self.width, bottom + self.height
         ox, oy = self.bleed_outer
+        gx = ox + (MARK_GAP if ox else 0.0)
+        gy = oy + (MARK_GAP if oy else 0.0)
         marks = []
-        lo, hi = bottom - oy - MARK_GAP, top + oy + MARK_GAP
+        lo, hi = bottom - gy, top + gy
         if lo - self.margin >= MARK_MIN:
             marks += [(x, self.margin, x, lo) for x in xs]
         if self.paper.height - self.margin - hi >= MARK_MIN:
             marks += [(x, hi, x, self.paper.height - self.margin) for x in xs]
-        lo, hi = left - ox - MARK_GAP, right + ox + MARK_GAP
+        lo, hi = left - gx, right + gx
         if lo - self.margin >= MARK_MIN:
             marks += [(self.margin, y, lo, y) for y in ys]
         if self.paper.width - self.margin - hi >= MARK_MIN:
             marks += [(hi, y, self.paper.width - self.margin, y) for y in ys]
         return marks
 
+    def notes(self, requested_bleed: float) -> list[str]:
+        """Plain-language notes where the paper leaves less room than asked for bleed or marks."""
+        out = []
+        for axis, space, bleed, edges in (("x", self.origin_x - self.margin, self.bleed_outer[0], "left and right"),
+                                          ("y", self.origin_y - self.margin, self.bleed_outer[1], "top and bottom")):
+            if bleed + 1e-6 < requested_bleed:
+                out.append(f"the {edges} margins leave {to_mm(space):.2f} mm beside the cards: "
+                           f"{to_mm(bleed):.2f} mm of bleed and crop marks "
+                           f"{to_mm(space - bleed - (MARK_GAP if bleed else 0)):.2f} mm long on those edges")
+        return out
+
 
 def _outer_bleed(space: float, bleed: float) -> float:
-    """Bleed towards the paper edge: as much as asked, leaving room for a crop mark."""
-    room = space - MARK_GAP - MARK_MIN
+    """Bleed towards the paper edge: as much as asked once a crop mark of MARK_PREF fits."""
+    room = space - MARK_GAP - MARK_PREF
     return max(0.0, min(bleed, room))
 
 
@@ -158,11 +181,16 @@ class FoldGrid:
     """Gutter-fold imposition: fronts above a horizontal fold at the sheet's centre, backs below
     it, each back directly under its front's mirror position and turned 180°, so a sheet folded
     on the line and glued puts every back behind its face (print-specs.md §8 check 18).
+
+    ``fold_bleed`` is the bleed towards the fold, ``edge_bleed`` towards the paper edge; every
+    bleed edge stays ``fold_clearance`` from the fold.
     """
 
     grid: Grid
     fold_y: float
     fold_clearance: float
+    fold_bleed: float
+    edge_bleed: float
 
     @property
     def per_sheet(self) -> int:
@@ -172,31 +200,67 @@ class FoldGrid:
         """Trim of the face at column ``col`` (above the fold)."""
         g = self.grid
         x = g.origin_x + col * (g.card.width + g.gap)
-        return x, self.fold_y + self.fold_clearance, g.card.width, g.card.height
+        return x, self.fold_y + self.fold_clearance + self.fold_bleed, g.card.width, g.card.height
 
     def back_trim(self, col: int, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
         """Trim of the back of the face at column ``col`` (below the fold, mirrored about it)."""
         x, y, w, h = self.front_trim(col)
         return x + offset[0], 2 * self.fold_y - y - h + offset[1], w, h
 
+    def front_bleed(self, col: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the face at ``col``, in page directions."""
+        left, _, right, _ = self.grid.bleed(0, col)
+        return left, self.fold_bleed, right, self.edge_bleed
+
+    def back_bleed(self, col: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the back at ``col``, in page directions."""
+        left, _, right, _ = self.grid.bleed(0, col)
+        return left, self.edge_bleed, right, self.fold_bleed
+
+    def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop marks outside both rows of cards: the vertical cut lines at the top and bottom
+        margins, the horizontal ones (each trim's top and bottom) at the side margins."""
+        g = self.grid
+        xs, _ = g.cut_positions(filled)
+        paper = g.paper
+        top = self.front_trim(0)[1] + g.card.height
+        bottom = self.back_trim(0)[1]
+        gap = self.edge_bleed + (MARK_GAP if self.edge_bleed else 0.0)
+        marks = []
+        if paper.height - g.margin - (top + gap) >= MARK_MIN:
+            marks += [(x, top + gap, x, paper.height - g.margin) for x in xs]
+        if bottom - gap - g.margin >= MARK_MIN:
+            marks += [(x, g.margin, x, bottom - gap) for x in xs]
+        ox = g.bleed_outer[0]
+        gx = ox + (MARK_GAP if ox else 0.0)
+        left, right = g.origin_x - gx, g.origin_x + g.width + gx
+        for y in (self.front_trim(0)[1], top, bottom, bottom + g.card.height):
+            if left - g.margin >= MARK_MIN:
+                marks.append((g.margin, y, left, y))
+            if paper.width - g.margin - right >= MARK_MIN:
+                marks.append((right, y, paper.width - g.margin, y))
+        return marks
+
 
 def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: float = 0.0,
              bleed: float = DEFAULT_BLEED, fold_clearance: float = DEFAULT_MARGIN) -> FoldGrid:
     """One row of faces above the fold and their backs below, on ``paper`` as given.
 
-    The card bleed stays at least ``fold_clearance`` minus the bleed from the fold; raises
-    BuildError when one row does not fit in half the sheet.
+    The room left in each half after the card and the fold clearance is shared between the
+    bleed towards the fold, the bleed towards the paper edge and a crop mark. Raises BuildError
+    when one row does not fit in half the sheet.
     """
     half = paper.height / 2
     cols = int((paper.width - 2 * margin + gap + 1e-6) // (card.width + gap))
-    fb = min(bleed, max(0.0, half - margin - fold_clearance - card.height - MARK_GAP - MARK_MIN))
-    if cols < 1 or card.height + fold_clearance + fb > half - margin:
+    room = half - margin - fold_clearance - card.height
+    if cols < 1 or room < 0:
         raise BuildError(f"a {card} card does not fit half of {paper} paper for gutter fold",
                          hint="use larger paper, or turn it to landscape")
+    fold_bleed = min(bleed, max(0.0, (room - MARK_PREF - MARK_GAP) / 2))
+    edge_bleed = _outer_bleed(room - fold_bleed, bleed)
     grid_w = cols * card.width + (cols - 1) * gap
     origin_x = (paper.width - grid_w) / 2
-    clearance = fold_clearance + fb
     inner = min(bleed, gap / 2)
-    grid = Grid(paper, card, cols, 1, gap, origin_x, half + clearance, margin,
-                (_outer_bleed(origin_x - margin, bleed), fb), (inner, inner))
-    return FoldGrid(grid, half, clearance)
+    grid = Grid(paper, card, cols, 1, gap, origin_x, half + fold_clearance + fold_bleed, margin,
+                (_outer_bleed(origin_x - margin, bleed), edge_bleed), (inner, inner))
+    return FoldGrid(grid, half, fold_clearance, fold_bleed, edge_bleed)

@@ -36,7 +36,8 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
         game = load_game(game_dir, "g")
         layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
         result = build_cards(game, layouts, out, SheetOptions(contact_sheets=False))
-        return finding_lines(result.findings) or ["ok"]
+        lines = finding_lines(result.findings)
+        return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
     except PnpError as exc:
         errors = getattr(exc, "errors", None)
         return [e.render() for e in errors] if errors else [exc.render()]

@@ -27,7 +27,7 @@ def build(game_dir: Path, out: Path, **opts) -> Path:
     game = load_game(game_dir, "tiny")
     layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
     result = build_cards(game, layouts, out, SheetOptions(**opts))
-    assert result.findings == []
+    assert [f for f in result.findings if f.severity != "info"] == []
     return out / "tiny-cards.pdf"
 
 
