@@ -26,7 +26,7 @@ from .errors import LayoutError, Location
 from .findings import Finding
 from .units import parse_length
 
-BOX_TYPES = ("rect", "ellipse", "shape", "text", "icons", "image", "line")
+BOX_TYPES = ("rect", "ellipse", "shape", "text", "icons", "image", "line", "repeat")
 SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "octagon")
 BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
 _ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
@@ -38,7 +38,10 @@ _BOX_KEYS = {
     "items", "icon_size", "spacing",
     "image", "fit",
     "x2", "y2", "z",
+    "layout", "item_x", "item_y", "item_width", "item_height", "item_rotate",
 }
+REPEAT_DEPTH = 8
+"""How deeply ``repeat`` boxes may nest (a layout repeating itself is stopped here)."""
 
 
 @dataclass
@@ -135,16 +138,18 @@ def _length(value: Any, display: str, key: str) -> float:
                           hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
 
 
-def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> LayoutSet:
-    """Read ``layouts.toml`` in ``template_dir``, resolving ``extends`` chains.
+def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
+                 filename: str = "layouts.toml") -> LayoutSet:
+    """Read ``filename`` (default ``layouts.toml``) in ``template_dir``, resolving ``extends``.
 
-    Raises LayoutError naming the file and key for unknown box types, settings or parents,
-    cycles in ``extends``, and lengths without units.
+    Board and token designs use the same format in ``boards.toml``. Raises LayoutError naming
+    the file and key for unknown box types, settings or parents, cycles in ``extends``, and
+    lengths without units.
     """
-    path = template_dir / "layouts.toml"
+    path = template_dir / filename
     if not path.is_file():
-        raise LayoutError("no layouts.toml", location=Location(display),
-                          hint="each game's card designs live in templates/<game>/layouts.toml")
+        raise LayoutError(f"no {filename}", location=Location(display),
+                          hint=f"each game's designs live in templates/<game>/{filename}")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -152,7 +157,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> La
     for key in data:
         if key not in ("layouts", "icons", "safe_zone"):
             raise LayoutError(f"unknown top-level setting {key!r}", location=Location(display, column_name=key),
-                              hint="layouts.toml holds [layouts.*], [icons.*] and safe_zone")
+                              hint=f"{filename} holds [layouts.*], [icons.*] and safe_zone")
     safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
     raw_layouts = data.get("layouts", {})
     icons = {}
@@ -219,9 +224,20 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str]) -> La
                                           location=Location(display, column_name=key),
                                           hint='give x, y, width and height with units, or area = "trim"')
             props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
-            for lk in ("x2", "y2", "radius", "stroke_width", "icon_size", "spacing"):
+            for lk in ("x2", "y2", "radius", "stroke_width", "icon_size", "spacing", "item_width", "item_height"):
                 if lk in props:
                     props[lk] = _length(props[lk], display, f"{key}.{lk}")
+            if btype == "repeat":
+                for needed in ("items", "layout", "item_width", "item_height"):
+                    if needed not in props:
+                        raise LayoutError(f"repeat box {bname!r} needs {needed}",
+                                          location=Location(display, column_name=key),
+                                          hint="a repeat box gives items, layout, item_width and item_height; "
+                                          "see docs/layouts.md")
+                for tk in ("item_x", "item_y"):
+                    raw = props.get(tk, 0)
+                    if not (isinstance(raw, str) and ("{{" in raw or "{%" in raw)):
+                        props[tk] = _length(raw, display, f"{key}.{tk}")
             boxes.append(Box(bname, btype,
                              _length(spec.get("x", 0), display, f"{key}.x"),
                              _length(spec.get("y", 0), display, f"{key}.y"),
@@ -440,10 +456,83 @@ class Renderer:
             size = p.get("icon_size", min(bw, bh))
             spacing = p.get("spacing", size * 0.15)
             self._icon_row(c, items, (bx, by, bw, bh), size, spacing, str(p.get("align", "center")), piece, box)
+        elif box.type == "repeat":
+            self._repeat(c, box, piece, (bx, by, bw, bh), where)
         elif box.type == "image":
             rel = str(self.value(p.get("image", ""), ctx, f"{where}.image")).strip()
             if rel:
                 self._image(c, rel, (bx, by, bw, bh), str(p.get("fit", "cover")), piece, box)
+
+    def _item_length(self, raw: Any, ctx: dict, where: str) -> float:
+        if isinstance(raw, (int, float)):
+            return float(raw)
+        text = str(self.value(raw, ctx, where)).strip()
+        try:
+            return parse_length(text)
+        except ValueError as exc:
+            raise LayoutError(f"{where} gives {text!r}: {exc}", location=Location(self.layouts.display,
+                              column_name=where), hint='end the template with a unit, e.g. "{{ 10 + index * 25 }}mm"') from None
+
+    def _repeat(self, c, box: Box, piece: Piece, rect, where: str) -> None:
+        """Draw the layout named by ``layout`` once per item of ``items``, each in a cell of
+        ``item_width`` x ``item_height`` whose top-left is (``item_x``, ``item_y``) from the box's
+        top-left, turned ``item_rotate`` degrees clockwise about the cell's centre."""
+        from collections.abc import Iterable, Mapping
+
+        p = box.props
+        ctx = piece.context
+        depth = getattr(self, "_repeat_depth", 0)
+        if depth >= REPEAT_DEPTH:
+            raise LayoutError(f"repeat boxes nest more than {REPEAT_DEPTH} deep",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint="a layout drawn by a repeat box must not repeat itself")
+        items = self.expression(str(p["items"]), ctx, f"{where}.items")
+        if items is None:
+            items = []
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise LayoutError(f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list",
+                              location=Location(self.layouts.display, column_name=f"{where}.items"),
+                              hint="give a list: a table's rows (rows, tables.spaces) or range(0, 10)")
+        sub = self.layouts.get(str(p["layout"]), f"{where}.layout")
+        bx, by, bw, bh = rect
+        w, h = p["item_width"], p["item_height"]
+        sub_where = f"layouts.{sub.name}"
+        for index, item in enumerate(items):
+            ictx = dict(ctx)
+            if isinstance(item, Mapping):
+                ictx.update(item)
+            ictx["item"] = item
+            ictx["index"] = index
+            ix = self._item_length(p.get("item_x", 0), ictx, f"{where}.item_x")
+            iy = self._item_length(p.get("item_y", 0), ictx, f"{where}.item_y")
+            raw_angle = self.value(p.get("item_rotate", 0), ictx, f"{where}.item_rotate")
+            try:
+                angle = float(str(raw_angle).strip() or 0)
+            except ValueError:
+                raise LayoutError(f"item_rotate gives {raw_angle!r}, not a number of degrees",
+                                  location=Location(self.layouts.display, column_name=f"{where}.item_rotate"),
+                                  hint="give degrees clockwise, e.g. 90") from None
+            cell = (bx + ix, by + bh - iy - h, w, h)
+            sub_piece = Piece(f"{piece.label} [{index + 1}]", sub.name, ictx)
+            c.saveState()
+            if angle:
+                cx, cy = cell[0] + w / 2, cell[1] + h / 2
+                c.translate(cx, cy)
+                c.rotate(-angle)
+                c.translate(-cx, -cy)
+            if sub.background is not None:
+                fill = self.color(sub.background, ictx, f"{sub_where}.background")
+                if fill is not None:
+                    c.setFillColor(fill)
+                    c.rect(*cell, stroke=0, fill=1)
+            self._repeat_depth = depth + 1
+            try:
+                for sub_box in sub.boxes:
+                    self._box(c, sub_box, sub_piece, cell, (0.0, 0.0, 0.0, 0.0),
+                              f"{sub_where}.boxes.{sub_box.name}")
+            finally:
+                self._repeat_depth = depth
+            c.restoreState()
 
     @staticmethod
     def _paint(c, fill, stroke, width) -> None:
