@@ -101,37 +101,55 @@ def check(
     games: GameArg = None,
     format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
+    analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
+    plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
 ) -> None:
-    """Check games' data against their manifests and the rulebook's totals."""
-    from .check import check_game
+    """Check games' data against their manifests, the rulebook's totals and each game's rules.
+
+    Exits 1 when a game has errors (or warnings, with --strict), 0 otherwise.
+    """
+    from .check import check_game_full, report_dict, report_renderables
+    from .findings import failing
 
     if format not in ("text", "json"):
         raise PnpError(f"unknown format {format!r}", hint="use --format text or --format json")
-    results = []
-    for path, display in _games(games):
-        game, findings = check_game(path, display)
-        results.append((display, game, findings))
-    failing = {"error", "warning"} if strict else {"error"}
-    bad = any(f.severity in failing for _, _, fs in results for f in fs)
+    results = [check_game_full(path, display) for path, display in _games(games)]
+    bad = any(failing(r.findings, strict) for r in results)
+    analyses: dict = {}
+    written: dict = {}
+    if analysis or plots is not None:
+        from .analysis import analyze, write_plots
+
+        for r in results:
+            if r.game is not None:
+                analyses[r.display] = analyze(r.game, r.book)
+                if plots is not None:
+                    written[r.display] = write_plots(analyses[r.display], plots / r.game.id)
     if format == "json":
-        payload = [{"game": display, "findings": [f.as_dict() for f in fs]} for display, _, fs in results]
+        payload = []
+        for r in results:
+            item = report_dict(r)
+            if r.display in analyses:
+                item["analysis"] = analyses[r.display].as_dict()
+            if r.display in written:
+                item["plots"] = [str(p) for p in written[r.display]]
+            payload.append(item)
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
-        for display, game, findings in results:
-            title = game.title if game else display
-            errors = sum(f.severity == "error" for f in findings)
-            warnings = sum(f.severity == "warning" for f in findings)
-            status = "[green]ok[/green]" if not errors and not warnings else \
-                f"[red]{errors} error(s)[/red], [yellow]{warnings} warning(s)[/yellow]"
-            out.print(f"[bold]{escape(title)}[/bold] ({escape(display)}): {status}")
-            for f in findings:
-                colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
-                out.print(f"  [{colour}]{f.severity}[/{colour}] {escape(f.rule)}  {escape(f.location)}")
-                out.print(f"    {f.message}", markup=False)
-                if f.source:
-                    out.print(f"    rulebook: {f.source}", markup=False)
-                if f.hint:
-                    out.print(f"    hint: {f.hint}", markup=False)
+        for r in results:
+            for part in report_renderables(r, strict):
+                out.print(part)
+            if r.display in analyses:
+                from .analysis import analysis_renderables
+
+                for part in analysis_renderables(analyses[r.display]):
+                    out.print(part)
+            for path in written.get(r.display, []):
+                out.print(f"  wrote {escape(str(path))}")
+            if len(results) > 1:
+                out.print()
+        if strict and bad:
+            out.print("--strict: warnings count as errors", style="yellow", highlight=False)
     if bad:
         raise typer.Exit(1)
 
