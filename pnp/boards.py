@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from . import __version__, fonts
@@ -138,7 +139,7 @@ def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
         title = str(sheet.get("title", f"{comp.name} (reference sheet)"))
         for copy in range(1, copies + 1):
             ctx = board_context(game, comp, copy, size=size)
-            ctx["piece"] = dict(ctx["piece"], copies=copies)
+            ctx["piece"] = SimpleNamespace(**{**vars(ctx["piece"]), "copies": copies})
             out.append(BoardPiece(comp.id, title, size, Piece(f"{comp.id} sheet", str(sheet["layout"]), ctx)))
     return out, findings
 

@@ -12,6 +12,7 @@ import io
 import os
 import tempfile
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from pathlib import Path
 from typing import Any
 
@@ -68,13 +69,14 @@ class Ref(str):
 
 def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -> dict[str, Any]:
     """The names a layout template sees for one piece: its row's columns (references resolve to
-    the referenced row), ``piece`` (id, copy, copies, component, name), ``game`` (id, title) and
-    ``colors`` (the game's palette)."""
+    the referenced row), ``piece`` (id, copy, copies, deck (the component id), deck_name),
+    ``game`` (id, title) and ``colors`` (the game's palette)."""
     ctx: dict[str, Any] = {
-        "game": {"id": game.id, "title": game.title},
+        "game": SimpleNamespace(id=game.id, title=game.title),
         "colors": game.manifest.get("colors", {}),
-        "piece": {"component": comp.id, "name": comp.name, "copy": copy,
-                  "copies": row.copies if row else comp.copies, "id": row.id if row else None},
+        "piece": SimpleNamespace(component=comp.id, deck=comp.id, deck_name=comp.name, name=comp.name,
+                                 copy=copy, copies=row.copies if row else comp.copies,
+                                 id=row.id if row else None),
     }
     if row is not None:
         for name, value in row.values.items():

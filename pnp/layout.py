@@ -56,6 +56,14 @@ class Box:
     height: float
     area: str | None
     props: dict[str, Any]
+    origins: dict[str, str] = field(default_factory=dict)
+    """setting -> the layout whose file table wrote it (for messages)."""
+
+    def where(self, setting: str, layout: str) -> str:
+        """The key path of ``setting`` as written in the file, and the layout drawing it."""
+        home = self.origins.get(setting, self.origins.get("type", layout))
+        text = f"layouts.{home}.boxes.{self.name}.{setting}"
+        return text if home == layout else f"{text}, drawing layout {layout}"
 
 
 @dataclass
@@ -65,6 +73,7 @@ class Layout:
     name: str
     background: Any
     boxes: list[Box]
+    background_origin: str = ""
 
 
 @dataclass
@@ -112,7 +121,8 @@ def _env():
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                        keep_trailing_newline=False)
+                                        keep_trailing_newline=False,
+                                        finalize=lambda v: "" if v is None else v)
     env.filters["pips"] = pips
     return env
 
@@ -126,6 +136,15 @@ def env():
     if _ENV is None:
         _ENV = _env()
     return _ENV
+
+
+def _name_hint(message: str, ctx: dict) -> str | None:
+    """'did you mean ...?' for an undefined name in a template, from the names it could see."""
+    name = re.search(r"'([^']+)' is undefined", message)
+    if not name:
+        return None
+    close = difflib.get_close_matches(name.group(1), list(ctx), n=1)
+    return f"did you mean {close[0]!r}?" if close else "names: " + ", ".join(sorted(ctx))
 
 
 def _length(value: Any, display: str, key: str) -> float:
@@ -179,17 +198,22 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                               location=Location(display, column_name=f"layouts.{chain[-1]}.extends"),
                               hint=f"did you mean {close[0]!r}?" if close else None)
         spec = raw_layouts[name]
-        merged: dict[str, Any] = {"boxes": {}}
+        merged: dict[str, Any] = {"boxes": {}, "origins": {}, "background_origin": name}
         if "extends" in spec:
             parent = resolve(spec["extends"], chain + (name,))
             merged = {"background": parent.get("background"),
-                      "boxes": {k: dict(v) for k, v in parent["boxes"].items()}}
+                      "background_origin": parent.get("background_origin", name),
+                      "boxes": {k: dict(v) for k, v in parent["boxes"].items()},
+                      "origins": {k: dict(v) for k, v in parent["origins"].items()}}
         for key, value in spec.items():
             if key == "boxes":
                 for bname, bspec in value.items():
                     merged["boxes"].setdefault(bname, {}).update(bspec)
+                    merged["origins"].setdefault(bname, {}).update({k: name for k in bspec})
             elif key in ("extends", "background", "description"):
                 merged[key] = value
+                if key == "background":
+                    merged["background_origin"] = name
             else:
                 raise LayoutError(f"unknown layout setting {key!r}",
                                   location=Location(display, column_name=f"layouts.{name}.{key}"),
@@ -200,7 +224,9 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         merged = resolve(name, ())
         boxes = []
         for bname, spec in merged["boxes"].items():
-            key = f"layouts.{name}.boxes.{bname}"
+            origins = merged["origins"][bname]
+            home = origins.get("type", name)
+            key = f"layouts.{home}.boxes.{bname}"
             if spec.get("draw", True) is False:
                 continue
             unknown = set(spec) - _BOX_KEYS
@@ -243,9 +269,10 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                              _length(spec.get("y", 0), display, f"{key}.y"),
                              _length(spec.get("width", 0), display, f"{key}.width"),
                              _length(spec.get("height", 0), display, f"{key}.height"),
-                             area, props))
+                             area, props, origins))
         boxes.sort(key=lambda b: b.props.get("z", 0))  # stable: equal z keeps the written order
-        resolved[name] = Layout(name, merged.get("background"), boxes)
+        resolved[name] = Layout(name, merged.get("background"), boxes,
+                                merged.get("background_origin", name))
     return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone)
 
 
@@ -260,6 +287,11 @@ class Piece:
     label: str
     layout: str
     context: dict[str, Any]
+
+
+def piece_name(piece: "Piece") -> str:
+    """A piece's label without its copy number: findings are reported once per card, not per copy."""
+    return piece.label.split(" (copy ")[0]
 
 
 class Renderer:
@@ -305,13 +337,8 @@ class Renderer:
         try:
             return template.render(ctx)
         except UndefinedError as exc:
-            name = re.search(r"'([^']+)' is undefined", str(exc))
-            hint = None
-            if name:
-                close = difflib.get_close_matches(name.group(1), list(ctx), n=1)
-                hint = f"did you mean {close[0]!r}?" if close else "names: " + ", ".join(sorted(ctx))
             raise LayoutError(f"{exc}", location=Location(self.layouts.display, column_name=where),
-                              hint=hint) from None
+                              hint=_name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
             message, hint = (exc.args + (None,))[:2] if isinstance(exc, ValueError) else (str(exc), None)
             raise LayoutError(f"{message}", location=Location(self.layouts.display, column_name=where),
@@ -319,22 +346,29 @@ class Renderer:
 
     def expression(self, raw: str, ctx: dict, where: str) -> Any:
         """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
-        from jinja2 import TemplateError
+        from jinja2 import TemplateError, UndefinedError
 
         key = "expr:" + raw
         compiled = self.layouts._compiled.get(key)
         if compiled is None:
+            hint = None
+            if "{{" in raw or "{%" in raw:
+                hint = "this setting takes a bare expression such as  maverick  or  cost > 2, without {{ }}"
             try:
                 compiled = env().compile_expression(raw, undefined_to_none=False)
             except TemplateError as exc:
                 raise LayoutError(f"expression {raw!r} does not parse: {exc}",
-                                  location=Location(self.layouts.display, column_name=where)) from None
+                                  location=Location(self.layouts.display, column_name=where),
+                                  hint=hint) from None
             self.layouts._compiled[key] = compiled
         try:
             result = compiled(**ctx)
             if hasattr(result, "_undefined_name"):
                 result.__str__()  # StrictUndefined raises here
             return result
+        except UndefinedError as exc:
+            raise LayoutError(str(exc), location=Location(self.layouts.display, column_name=where),
+                              hint=_name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
             args = exc.args if isinstance(exc, ValueError) and len(exc.args) == 2 else (str(exc), None)
             raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
@@ -394,12 +428,23 @@ class Renderer:
         ctx = piece.context
         where = f"layouts.{layout.name}"
         if layout.background is not None:
-            fill = self.color(layout.background, ctx, f"{where}.background")
+            home = layout.background_origin or layout.name
+            where_bg = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
+            fill = self.color(layout.background, ctx, where_bg)
             if fill is not None:
                 c.setFillColor(fill)
                 c.rect(x - bl, y - bb, w + bl + br, h + bb + bt, stroke=0, fill=1)
         for box in layout.boxes:
-            self._box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), f"{where}.boxes.{box.name}")
+            prefix = f"{where}.boxes.{box.name}"
+            try:
+                self._box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), prefix)
+            except LayoutError as exc:
+                name = exc.location.column_name if exc.location else None
+                if name and name.startswith(prefix + "."):
+                    setting = name[len(prefix) + 1:]
+                    exc.location = Location(exc.location.file, column_name=box.where(setting, layout.name))
+                    exc.args = (exc.render(),)
+                raise
         c.restoreState()
 
     def _rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
@@ -612,12 +657,13 @@ class Renderer:
         leading = float(p.get("leading", 1.2))
         lacking = fonts.missing(font, "".join(t for para in self._words(text, font) for w in para
                                               for k, t in w if k == "text"))
+        who = piece_name(piece)
         if lacking:
-            key = (piece.label, box.name, "glyph")
+            key = (who, box.name, "glyph")
             if key not in self._seen:
                 self._seen.add(key)
                 chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking)
-                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece.label} ({box.name})",
+                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{who} ({box.name})",
                                              f"the font {font} has no glyph for {chars}",
                                              hint="use a character the font has, or another font"))
         paragraphs = self._words(text, font)
@@ -635,13 +681,18 @@ class Renderer:
             lines = self._wrap(paragraphs, font, s, bw)
             if lines is None:  # a word wider than the box even at the minimum size
                 lines = [([w], self._word_width(w, font) * s) for para in paragraphs for w in para]
+            fit = max(1, int((bh + 1e-6) // (s * leading)))
+            if len(lines) > fit:  # show where the text was cut: the last line that fits ends in "…"
+                words, width = lines[fit - 1]
+                ellipsis = self._width(font, " …") * s
+                lines = lines[:fit - 1] + [(list(words) + [[("text", "…")]], width + ellipsis)]
             chosen = (s, lines)
             clip = True
-            key = (piece.label, box.name, "overflow")
+            key = (who, box.name, "overflow")
             if key not in self._seen:
                 self._seen.add(key)
                 self.findings.append(Finding(
-                    "warning", "preflight.text-overflow", f"{piece.label} ({box.name})",
+                    "warning", "preflight.text-overflow", f"{who} ({box.name})",
                     f"the text does not fit its box even at {min_size:g} pt: {text[:60]!r}",
                     hint="shorten the text, or give the box more room or a smaller min_size"))
         s, lines = chosen
@@ -654,11 +705,14 @@ class Renderer:
         face = pdfmetrics.getFont(pdf_font).face
         ascent = face.ascent / 1000 * s
         descent = -face.descent / 1000 * s
+        cap = getattr(face, "capHeight", 0.73 * 1000) / 1000 * s
         line_h = s * leading
         block = (len(lines) - 1) * line_h + ascent + descent
         top = by + bh
-        if valign == "middle":
-            top = by + bh - (bh - block) / 2
+        if valign == "middle":  # centre the capitals of the middle line on the box's centre
+            top = by + bh / 2 + (len(lines) - 1) * line_h / 2 + cap / 2 + ascent - cap
+            if clip:
+                top = by + bh - max(0.0, (bh - block) / 2)
         elif valign == "bottom":
             top = by + block
         c.saveState()
@@ -712,11 +766,11 @@ class Renderer:
                    max(0.4, size * 0.04), size / 2 if width != size else size * 0.2)
         if icon.label:
             lacking = fonts.missing(icon.font, icon.label)
-            key = (piece.label, where, "glyph")
+            key = (piece_name(piece), where, "glyph")
             if lacking and key not in self._seen:
                 self._seen.add(key)
                 chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking)
-                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece.label} ({where})",
+                self.findings.append(Finding("warning", "preflight.missing-glyph", f"{piece_name(piece)} ({where})",
                                              f"the font {icon.font} has no glyph for {chars}",
                                              hint="use a character the font has, or another font"))
             label_color = self.color(icon.label_color, ctx, f"{where}.label_color", role="text")
@@ -773,7 +827,7 @@ class Renderer:
         if not path.is_file():
             raise BuildError(f"{piece.label}: image {rel!r} not found",
                              hint="paths are relative to the game folder")
-        where = f"{piece.label} ({box.name if box else 'icon'})"
+        where = f"{piece_name(piece)} ({box.name if box else 'icon'})"
         bx, by, bw, bh = rect
         c.saveState()
         clip = c.beginPath()
@@ -808,7 +862,7 @@ class Renderer:
             dw, dh = iw * scale, ih * scale
             dpi = iw / (dw / 72)
             if dpi < self.min_dpi - 0.5:
-                key = (piece.label, rel, "dpi")
+                key = (piece_name(piece), rel, "dpi")
                 if key not in self._seen:
                     self._seen.add(key)
                     self.findings.append(Finding(

@@ -219,3 +219,42 @@ z = -1
     result, pdf = build(tiny, tmp_path, "a,A,1,red,x,1\n", layouts)
     fills = [tuple(round(v, 3) for v in r["non_stroking_color"]) for r in pdf.pages[2].rects]
     assert fills.index((0.0, 0.0, round(254 / 255, 3))) < fills.index((round(254 / 255, 3), 0.0, 0.0))
+
+
+def test_piece_fields_print_their_values(tiny, tmp_path):
+    layouts = text_layout().replace("{{ text }}", "{{ piece.id }} {{ piece.copy }}/{{ piece.copies }} {{ piece.deck }} {{ text }}")
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,2\n", layouts)
+    text = pdf.pages[2].extract_text()
+    assert "a 1/2 cards" in text and "a 2/2 cards" in text
+    assert "None" not in text and "built-in" not in text  # a blank optional cell prints nothing
+
+
+def test_cut_text_ends_in_an_ellipsis(tiny, tmp_path):
+    long = " ".join(f"w{i}" for i in range(400))
+    result, pdf = build(tiny, tmp_path, f'a,A,1,red,"{long}",1\n', text_layout(height="10mm"))
+    text = pdf.pages[2].extract_text()
+    assert text.rstrip().endswith("…") and "w399" not in text
+
+
+def test_errors_point_at_where_a_box_is_written(tiny, tmp_path):
+    layouts = text_layout() + '\n[layouts.child]\nextends = "action"\n'
+    (tiny / "game.toml").write_text((tiny / "game.toml").read_text().replace('layout = "action"', 'layout = "child"'))
+    with pytest.raises(LayoutError) as info:
+        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts.replace("{{ text }}", "{{ txet }}"))
+    assert "(layouts.action.boxes.text.text, drawing layout child)" in info.value.render()
+
+
+def test_when_takes_a_bare_expression(tiny, tmp_path):
+    with pytest.raises(LayoutError) as info:
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "{{ text }}"'))
+    assert "without {{ }}" in info.value.render()
+    with pytest.raises(LayoutError) as info:
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "cots > 1"'))
+    assert "did you mean 'cost'?" in info.value.render()
+
+
+def test_low_resolution_is_reported_once_per_card_not_per_copy(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    Image.new("RGB", (30, 30)).save(tiny / "art" / "a.png")
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,5\n", art_layout("art/a.png"))
+    assert [f.location for f in result.findings if f.rule == "preflight.low-resolution"] == ["cards/a (art)"]
