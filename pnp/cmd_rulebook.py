@@ -1,0 +1,77 @@
+"""The ``pnp rulebook`` command: build games' rulebooks from their templates (pnp.rulebook).
+
+The CLI (pnp.cli) imports this module and calls :func:`register`, which adds the command to
+its Typer app. Like ``pnp build``, it checks each game first and refuses data with errors
+unless ``--force``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+RULEBOOK_PAPERS = ("a4", "letter")
+"""Papers a rulebook is printed on: single pages of this size, or booklet sheets of this size
+folded to A5 (a4) or half-letter (letter)."""
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``pnp rulebook [GAME...] [--paper a4|letter] [--booklet] [-o OUTPUT] [--force]``."""
+
+    @app.command("rulebook")
+    def rulebook(
+        games: Annotated[Optional[list[str]], typer.Argument(
+            help="Bundled game id or path to a game folder; none means every bundled game.",
+            show_default=False)] = None,
+        paper: Annotated[str, typer.Option(
+            help="Paper: letter or a4. Single pages are this size; booklet sheets too, folded to "
+                 "half-letter or A5.")] = "letter",
+        booklet: Annotated[bool, typer.Option(
+            "--booklet", help="Also write a saddle-stitch booklet: 2-up landscape sheets to print "
+                              "double-sided (flip on the short edge), fold and staple.")] = False,
+        output: Annotated[Path, typer.Option(
+            "--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
+        force: Annotated[bool, typer.Option(
+            "--force", help="Build even when pnp check finds errors in the data.")] = False,
+    ) -> None:
+        """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/."""
+        from rich.markup import escape
+
+        from .check import check_game
+        from .cli import _games, _print_findings, out
+        from .errors import PnpError
+        from .rulebook import TEMPLATE_NAME, build_rulebook, rulebook_templates
+
+        key = paper.lower()
+        if key not in RULEBOOK_PAPERS:
+            raise PnpError(f"--paper {paper!r} is not a rulebook paper",
+                           hint="use --paper letter or --paper a4")
+        failed = False
+        for path, display in _games(games):
+            game, findings = check_game(path, display)
+            errors = [f for f in findings if f.severity == "error"]
+            if game is None or (errors and not force):
+                out.print(f"[bold]{escape(display)}[/bold]: [red]no rulebook built[/red], "
+                          f"pnp check found {len(errors)} error(s)")
+                _print_findings(errors)
+                if game is not None:
+                    out.print("  hint: fix the data, or build anyway with --force")
+                failed = True
+                continue
+            tdir, tdisplay = rulebook_templates(game, path, display)
+            if not (tdir / TEMPLATE_NAME).is_file():
+                out.print(f"[bold]{escape(game.title)}[/bold]: [yellow]no rulebook template[/yellow] "
+                          f"({escape(tdisplay)}/{TEMPLATE_NAME}); see docs/rulebooks.md")
+                if games:
+                    failed = True
+                continue
+            result = build_rulebook(game, tdir, tdisplay, output / game.id, key, booklet)
+            out.print(f"[bold]{escape(game.title)}[/bold]: rulebook of {result.sheets} page(s)")
+            for f in result.files:
+                out.print(f"  wrote {escape(str(f))}")
+            _print_findings(result.findings)
+            failed = failed or any(f.severity == "error" for f in result.findings)
+        if failed:
+            raise typer.Exit(1)

@@ -1,0 +1,406 @@
+"""Rulebooks: templates over the game model, Markdown laid out as PDF, booklet imposition.
+
+Every check opens the PDF that was written (pdfplumber for words, rects and curves by position,
+pikepdf for fonts and viewer preferences), never the numbers the code computed on the way.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pytest
+
+from conftest import CARD_DATA, FIXTURES, ROOT
+from pnp.booklet import booklet_sides, impose_booklet, padded_count, reading_order
+from pnp.errors import PnpError
+from pnp.model import load_game
+from pnp.rulebook import (RulebookError, build_rulebook, escape_markdown, markdown_pdf,
+                          render_template)
+from pnp.units import PAPER_SIZES, Size
+
+MM = 72 / 25.4
+TOL = 0.05 * MM
+AA_TEMPLATES = ROOT / "templates" / "atomic-assembly"
+STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
+
+
+# ------------------------------------------------------------------------------------------
+# helpers
+
+
+def numbered_pdf(n: int, page: Size) -> bytes:
+    """A document of n pages, each with a frame at its edges and 'P<k>' in its middle."""
+    from reportlab.pdfgen import canvas
+
+    from pnp import fonts
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(page.width, page.height), invariant=1,
+                      initialFontName=fonts.register("sans"))
+    for k in range(1, n + 1):
+        c.setLineWidth(0.5)
+        c.rect(0, 0, page.width, page.height, stroke=1, fill=0)
+        c.setFont(fonts.register("sans-bold"), 40)
+        c.drawCentredString(page.width / 2, page.height / 2, f"P{k}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def halves(page) -> tuple[int | None, int | None]:
+    """The source page numbers printed on the left and right half of an imposed sheet side."""
+    found = {"left": None, "right": None}
+    for word in page.extract_words():
+        m = re.fullmatch(r"P(\d+)", word["text"])
+        if m:
+            side = "left" if (word["x0"] + word["x1"]) / 2 < page.width / 2 else "right"
+            assert found[side] is None, f"two pages on the {side} half"
+            found[side] = int(m.group(1))
+    return found["left"], found["right"]
+
+
+def tiny_with(tmp_path: Path, template: str, cards_csv: str | None = None) -> tuple[Path, Path]:
+    """A copy of the tiny game whose templates folder holds ``template`` as rulebook.md.j2."""
+    game = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game)
+    (game / "templates" / "rulebook.md.j2").write_text(template, encoding="utf-8")
+    if cards_csv is not None:
+        (game / "cards.csv").write_text(cards_csv, encoding="utf-8")
+    return game, game / "templates"
+
+
+def page_texts(path_or_bytes) -> list[str]:
+    """The text of every page, line by line (pdfium's text extraction)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(path_or_bytes if isinstance(path_or_bytes, bytes) else str(path_or_bytes))
+    try:
+        return [pdf[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def text_in(path, page_index: int, left: float, right: float) -> str:
+    """The text on one page between x = left and x = right (pt)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[page_index]
+        return page.get_textpage().get_text_bounded(left, 0, right, page.get_height()).replace("\r\n", "\n")
+    finally:
+        pdf.close()
+
+
+def font_names(pdf_path) -> set[str]:
+    """BaseFont of every font object in the file; asserts each is an embedded TrueType."""
+    names = set()
+    with pikepdf.open(pdf_path) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font":
+                desc = obj.get("/FontDescriptor")
+                if desc is None:
+                    desc = obj.DescendantFonts[0].FontDescriptor
+                assert "/FontFile2" in desc, obj.get("/BaseFont")
+                names.add(str(obj.BaseFont))
+    return names
+
+
+@pytest.fixture(scope="module")
+def aa_build(tmp_path_factory):
+    """The Atomic Assembly rulebook built once on Letter, with its booklet."""
+    out = tmp_path_factory.mktemp("aa")
+    game = load_game(CARD_DATA / "atomic-assembly", "card_data/atomic-assembly")
+    result = build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", out, "letter", True)
+    return out, result
+
+
+# ------------------------------------------------------------------------------------------
+# booklet imposition
+
+
+EXPECTED_SIDES = {
+    # (left, right) per printed side: sheet 0 front, sheet 0 back, sheet 1 front, ...
+    # print-specs.md §4, with the padding blanks (None) placed just before the back cover.
+    7: [(7, 1), (2, None), (6, 3), (4, 5)],
+    8: [(8, 1), (2, 7), (6, 3), (4, 5)],
+    12: [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)],
+    13: [(13, 1), (2, None), (None, 3), (4, None), (12, 5), (6, 11), (10, 7), (8, 9)],
+}
+
+
+@pytest.mark.parametrize("n", sorted(EXPECTED_SIDES))
+def test_booklet_page_order_on_the_imposed_sheets(n):
+    a5, sheet = PAPER_SIZES["a5"], PAPER_SIZES["a4"].landscape
+    imposed = impose_booklet(numbered_pdf(n, a5), sheet)
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        assert len(pdf.pages) == len(EXPECTED_SIDES[n]) == padded_count(n) // 2
+        sides = []
+        for page in pdf.pages:
+            assert abs(page.width - 841.890) < TOL and abs(page.height - 595.276) < TOL
+            sides.append(halves(page))
+            # each page's frame touches the fold line (the sheet's vertical centre)
+            frames = [r for r in page.rects if abs(r["width"] - a5.width) < TOL]
+            for r in frames:
+                assert min(abs(r["x1"] - page.width / 2), abs(r["x0"] - page.width / 2)) < TOL
+                assert abs(r["top"] - (page.height - a5.height) / 2) < TOL
+    assert sides == EXPECTED_SIDES[n]
+    n4 = padded_count(n)
+    positions = reading_order(n)
+    for left, right in sides:  # every side-by-side pair of positions sums to n4 + 1
+        pos_left = positions.index(left) + 1 if left else None
+        pos_right = positions.index(right) + 1 if right else None
+        if pos_left and pos_right:
+            assert pos_left + pos_right == n4 + 1
+
+
+def test_booklet_sides_as_pure_function():
+    assert [(s.left, s.right) for s in booklet_sides(8)] == EXPECTED_SIDES[8]
+    assert reading_order(7) == [1, 2, 3, 4, 5, 6, None, 7]
+    assert reading_order(1) == [1, None, None, None]
+    for n in range(1, 30):
+        order = reading_order(n)
+        assert len(order) % 4 == 0 and len(order) - n < 4
+        assert order[-1] == (n if n > 1 else None)
+        assert sorted(p for p in order if p) == list(range(1, n + 1))
+    with pytest.raises(ValueError):
+        padded_count(0)
+
+
+def test_half_letter_booklet_on_letter_with_short_edge_duplex():
+    page, sheet = PAPER_SIZES["half-letter"], PAPER_SIZES["letter"].landscape
+    imposed = impose_booklet(numbered_pdf(4, page), sheet)
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        assert [(round(p.width, 2), round(p.height, 2)) for p in pdf.pages] == [(792.0, 612.0)] * 2
+        assert [halves(p) for p in pdf.pages] == [(4, 1), (2, 3)]
+        left = [r for r in pdf.pages[0].rects if r["x0"] < 10]
+        assert left and abs(left[0]["x0"]) < TOL and abs(left[0]["x1"] - 396) < TOL
+    with pikepdf.open(io.BytesIO(imposed)) as pdf:
+        prefs = pdf.Root.ViewerPreferences
+        assert prefs.Duplex == "/DuplexFlipShortEdge" and prefs.PrintScaling == "/None"
+
+
+# ------------------------------------------------------------------------------------------
+# Markdown layout
+
+
+def test_long_table_splits_across_pages_and_repeats_its_header():
+    rows = "\n".join(f"| Row{k:03d} | value {k} |" for k in range(1, 101))
+    md = f"# Title\n\nIntro.\n\n| Headname | Headvalue |\n|---|---:|\n{rows}\n\nAfter the table.\n"
+    result = markdown_pdf(md, PAPER_SIZES["letter"], title="Split test")
+    with pdfplumber.open(io.BytesIO(result.pdf)) as pdf:
+        assert len(pdf.pages) >= 3
+        seen = []
+        for page in pdf.pages:
+            words = page.extract_words()
+            heads = [w for w in words if w["text"] == "Headname"]
+            labels = [w for w in words if re.fullmatch(r"Row\d{3}", w["text"])]
+            if labels:
+                assert len(heads) == 1, f"page {page.page_number}: header row missing"
+                assert heads[0]["top"] < min(w["top"] for w in labels)
+                assert [w for w in words if w["text"] == "Headvalue"]
+            seen += [w["text"] for w in sorted(labels, key=lambda w: w["top"])]
+            if page.page_number > 1:
+                assert str(page.page_number) in page.extract_text().splitlines()[-1]  # footer
+    assert seen == [f"Row{k:03d}" for k in range(1, 101)]  # every row once, in order
+    assert result.pages == len(page_texts(result.pdf))
+
+
+def test_misspelt_template_name_names_file_line_and_suggestion(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# {{ game.title }}\n\nSome text.\n{{ tabels.cards }}\n")
+    game = load_game(game_dir, "tiny")
+    with pytest.raises(RulebookError) as info:
+        render_template(game, tdir, "tiny/templates")
+    assert isinstance(info.value, PnpError)
+    assert info.value.render() == ("tiny/templates/rulebook.md.j2:4: unknown name 'tabels'\n"
+                                   "  hint: did you mean 'tables'?")
+
+
+def test_misspelt_column_inside_a_loop(tmp_path):
+    template = "# T\n\n| a | b |\n|---|---|\n{% for r in tables.cards %}\n| {{ r.titel }} | {{ r.cost }} |\n{% endfor %}\n"
+    game_dir, tdir = tiny_with(tmp_path, template)
+    with pytest.raises(RulebookError) as info:
+        render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates")
+    assert info.value.render() == ("tiny/templates/rulebook.md.j2:6: a row of tiny/cards.csv has no "
+                                   "column 'titel'\n  hint: did you mean 'title'?")
+
+
+def test_template_names_functions_and_filters(tmp_path):
+    template = (
+        "{{ game.players }}|{{ game.pieces|words }}|{{ count('cards') }}|{{ count('cards', colour='red') }}\n"
+        "{{ components.tokens.pieces }} {{ components.tokens.pieces|plural('coin') }}|"
+        "{{ components.cards.card_size }}|{{ totals[1].label }}={{ totals[1].in_data }}\n"
+        "{% for k, v in tables.cards[1]|items %}{{ k }}:{{ v }};{% endfor %}.\n"
+        "{% for t in '2 H + (Cr | Mn)'|cost_terms %}{{ t.count }}x{{ t.options|join('/') }} {% endfor %}.\n"
+        "{{ tables.cards[0].text }}|{{ tables.cards[0].title|code }}|{{ '*keep*'|md }}|{{ '*esc*' }}\n"
+        "{% macro row(r) %}| {{ r.title }} |{% endmacro %}{{ row(tables.cards[0]) }}\n"
+    )
+    game_dir, tdir = tiny_with(tmp_path, template)
+    lines = render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates").markdown.split("\n")
+    assert lines[0] == "2\\-4|fifteen|5|3"
+    assert lines[1] == "10 coins|63\\.5 x 88\\.9 mm|red action cards=3"
+    assert lines[2] == "id:leaf;title:Leaf;cost:1;colour:green;text:;copies:2;."
+    assert lines[3] == "2xH 1xCr\\/Mn ."  # a string printed with {{ }} is text, escaped
+    assert lines[4] == "Draw 2\\.\u2028Discard \\<1\\>\\.|`Fire & Ice`|*keep*|\\*esc\\*"
+    assert lines[5] == "| Fire \\& Ice |"
+
+
+def test_error_in_an_included_file_names_that_file(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n{% include 'parts/setup.md' %}\n")
+    (tdir / "parts").mkdir()
+    (tdir / "parts" / "setup.md").write_text("Setup.\n\n{{ rules.hand_limt }}\n")
+    with pytest.raises(RulebookError) as info:
+        render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates")
+    assert str(info.value.location) == "tiny/templates/parts/setup.md:3"
+    assert info.value.message == "game.toml [rules] has no key 'hand_limt'"
+
+
+def test_bad_card_call_and_unsafe_access_are_located(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "x\n\n{{ card('cards', 'fier') }}\n{{ ''.__class__ }}\n")
+    game = load_game(game_dir, "tiny")
+    with pytest.raises(RulebookError, match=r"rulebook\.md\.j2:3: card\('cards', 'fier'\).*\n  hint: did you mean 'fire'\?"):
+        render_template(game, tdir, "tiny/templates")
+    (tdir / "rulebook.md.j2").write_text("x\n{{ ''.__class__ }}\n")
+    with pytest.raises(RulebookError, match=r"rulebook\.md\.j2:2: not allowed"):
+        render_template(game, tdir, "tiny/templates")
+
+
+def test_cli_reports_the_template_error_without_traceback(tmp_path):
+    game_dir, _ = tiny_with(tmp_path, "x\n{{ game.titel }}\n")
+    result = subprocess.run([sys.executable, "-m", "pnp.cli", "rulebook", str(game_dir), "-o",
+                             str(tmp_path / "out")], capture_output=True, text=True,
+                            env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 2
+    assert "rulebook.md.j2:2: game has no attribute 'titel'" in result.stderr
+    assert "did you mean 'title'?" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_csv_text_is_never_markup_and_cards_are_drawn(tmp_path):
+    cards = ("id,title,cost,colour,text,copies\n"
+             'fire,Fire & Ice,2,red,"**not bold** | <b>x</b> # _y_",3\n'
+             "leaf,Leaf,1,green,,2\n")
+    template = ("# {{ game.title }}\n\n| Card | Text |\n|---|---|\n{% for r in tables.cards %}\n"
+                "| {{ r.title }} | {{ r.text }} |\n{% endfor %}\n\n{{ card('cards', 'fire', '30mm') }}\n")
+    game_dir, tdir = tiny_with(tmp_path, template, cards)
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "a4", False)
+    text = "\n".join(page_texts(result.files[0]))
+    assert "**not bold** | <b>x</b> # _y_" in text
+    assert "Fire & Ice" in text
+    with pdfplumber.open(result.files[0]) as pdf:
+        page = pdf.pages[0]
+        assert abs(page.width - 595.276) < TOL
+        outlines = [c for c in page.curves + page.rects
+                    if abs(c["width"] - 30 * MM) < TOL and abs(c["height"] - 30 * 88.9 / 63.5 * MM) < TOL]
+        assert outlines, "the card is drawn 30 mm wide at the poker card's proportions"
+    assert escape_markdown("a|b\nc") == "a\\|b\u2028c"
+
+
+def test_missing_glyph_is_reported():
+    result = markdown_pdf("Text with 漢 in it.\n", PAPER_SIZES["a4"], title="t")
+    assert [f.rule for f in result.findings] == ["preflight.missing-glyph"]
+    assert "U+6F22" in result.findings[0].message
+
+
+def test_image_width_and_missing_image(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![pic](pic.png \"50%\")\n")
+    Image.new("RGB", (1200, 600), (200, 30, 30)).save(tdir / "pic.png", dpi=(300, 300))
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "letter", False)
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+        frame = 612 - 2 * 18 * MM
+        assert abs((im["x1"] - im["x0"]) - frame / 2) < TOL
+        assert abs((im["x0"] + im["x1"]) / 2 - 306) < TOL  # centred
+    (tdir / "rulebook.md.j2").write_text("# T\n\n![pic](nope.png)\n")
+    with pytest.raises(RulebookError, match="'nope.png' does not exist"):
+        build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "letter", False)
+
+
+def test_game_without_template_builds_nothing(tmp_path):
+    game = load_game(FIXTURES / "tiny", "tiny")
+    result = build_rulebook(game, FIXTURES / "tiny" / "templates", "tiny/templates", tmp_path, "a4", True)
+    assert result.files == [] and [f.rule for f in result.findings] == ["rulebook.none"]
+    assert not any(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------------------------------------
+# Atomic Assembly
+
+
+def test_atomic_assembly_rulebook_pages_contents_and_booklet(aa_build):
+    out, result = aa_build
+    single = out / "atomic-assembly-rulebook.pdf"
+    booklet = out / "atomic-assembly-rulebook-booklet.pdf"
+    assert result.files == [single, booklet]
+    texts = page_texts(single)
+    with pdfplumber.open(single) as pdf:
+        assert all(abs(p.width - 612) < TOL and abs(p.height - 792) < TOL for p in pdf.pages)
+    # the table of contents on page 1 names the page each section starts on
+    entries = re.findall(r"^([A-Z][A-Za-z ]+?) ?(?:\. ?){3,}(\d+)$", texts[0], re.M)
+    assert len(entries) >= 10
+    for title, number in entries:
+        assert title in texts[int(number) - 1], f"{title!r} is not on page {number}"
+    # the quick reference is the last page, the back cover of the booklet
+    assert "Quick reference" in texts[-1].splitlines()[:2]  # after the footer line
+    with pikepdf.open(booklet) as pdf:
+        boxes = {tuple(round(float(v), 2) for v in p.MediaBox) for p in pdf.pages}
+        assert boxes == {(0, 0, 792, 612)} and len(pdf.pages) % 2 == 0
+    left, right = text_in(booklet, 0, 0, 396), text_in(booklet, 0, 396, 792)
+    assert "Quick reference" in left.splitlines()[:2] and right.splitlines()[0] == "Atomic Assembly"
+
+
+def test_atomic_assembly_fonts_embedded_and_no_standard_fonts(aa_build):
+    out, _ = aa_build
+    for name in ("atomic-assembly-rulebook.pdf", "atomic-assembly-rulebook-booklet.pdf"):
+        names = font_names(out / name)
+        assert names and all("+" in n and "DejaVu" in n for n in names)
+        assert not any(n.split("+")[-1].startswith(STANDARD_14) for n in names)
+
+
+def test_atomic_assembly_same_input_same_bytes(aa_build, tmp_path):
+    out, _ = aa_build
+    game = load_game(CARD_DATA / "atomic-assembly", "card_data/atomic-assembly")
+    build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", tmp_path, "letter", True)
+    for name in ("atomic-assembly-rulebook.pdf", "atomic-assembly-rulebook-booklet.pdf"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
+
+
+def test_same_bytes_in_another_process(tmp_path):
+    template = "# {{ game.title }}\n\n{{ toc() }}\n\n## A\n\n{% for r in tables.cards %}\n- {{ r.title }}\n{% endfor %}\n\n{{ card('cards', 'leaf') }}\n"
+    game_dir, tdir = tiny_with(tmp_path, template)
+    mine = build_rulebook(load_game(game_dir, str(game_dir)), tdir, f"{game_dir}/templates",
+                          tmp_path / "a" / "tiny", "letter", True)
+    env = dict(os.environ, PYTHONHASHSEED="321")
+    subprocess.run([sys.executable, "-m", "pnp.cli", "rulebook", str(game_dir), "--booklet", "-o",
+                    str(tmp_path / "b")], check=True, env=env, capture_output=True)
+    for path in mine.files:
+        assert (tmp_path / "b" / "tiny" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_changed_cost_in_the_csv_changes_the_rulebook(aa_build, tmp_path):
+    out, _ = aa_build
+    before = "\n".join(page_texts(out / "atomic-assembly-rulebook.pdf"))
+    assert re.search(r"^Aqueduct 2 H \+ O 3 H2O$", before, re.M)
+    game_dir = tmp_path / "atomic-assembly"
+    shutil.copytree(CARD_DATA / "atomic-assembly", game_dir)
+    csv_path = game_dir / "blueprints.csv"
+    text = csv_path.read_text(encoding="utf-8")
+    assert "aqueduct,,Aqueduct,required,,h2o,10,2 H + O,3," in text
+    csv_path.write_text(text.replace("aqueduct,,Aqueduct,required,,h2o,10,2 H + O,3,",
+                                     "aqueduct,,Aqueduct,required,,h2o,10,3 H + O,4,"), encoding="utf-8")
+    game = load_game(game_dir, "atomic-assembly")
+    result = build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", tmp_path / "out", "letter", False)
+    after = "\n".join(page_texts(result.files[0]))
+    assert re.search(r"^Aqueduct 3 H \+ O 4 H2O$", after, re.M)
+    assert not re.search(r"^Aqueduct 2 H \+ O", after, re.M)
