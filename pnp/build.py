@@ -341,17 +341,18 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
     _marks(c, fold.crop_marks(len(chunk)))
 
 
-def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 60) -> bytes:
-    """A PNG of every distinct face of one deck, small, in a grid with the deck back last."""
+def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100) -> bytes:
+    """A PNG of every distinct face of one deck in a grid, each captioned with its id and copy
+    count, the deck backs last. ``dpi`` is the raster resolution (100: card text stays legible)."""
     from reportlab.pdfgen import canvas
 
     faces: list[Piece] = []
-    seen = set()
+    copies: dict[str, int] = {}
     for card in cards:
         key = card.face.label.split(" (copy")[0]
-        if key not in seen:
-            seen.add(key)
+        if key not in copies:
             faces.append(card.face)
+        copies[key] = copies.get(key, 0) + 1
     backs = {}
     for card in cards:
         backs.setdefault(card.back.layout, card.back)
@@ -360,9 +361,10 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     cols = min(10, len(items))
     rows = (len(items) + cols - 1) // cols
     pad = 3 * MM
+    caption = 4 * MM
     head = 10 * MM
     w = cols * (size.width + pad) + pad
-    h = rows * (size.height + pad) + pad + head
+    h = rows * (size.height + pad + caption) + pad + head
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=fonts.register("sans"))
     c.setFillColorRGB(0.93, 0.93, 0.93)
@@ -372,8 +374,12 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     for i, piece in enumerate(items):
         r, col = divmod(i, cols)
         x = pad + col * (size.width + pad)
-        y = h - head - (r + 1) * (size.height + pad)
+        y = h - head - (r + 1) * (size.height + pad + caption) + caption
         renderer.draw(c, piece, (x, y, size.width, size.height), (0, 0, 0, 0))
+        key = piece.label.split(" (copy")[0]
+        label = f"{key.split('/', 1)[-1]}  x{copies[key]}" if key in copies else f"back: {piece.layout}"
+        c.setFillColorRGB(0.2, 0.2, 0.2)
+        _text(c, "sans", 7, x, y - caption + 1.2 * MM, label)
     c.showPage()
     c.save()
     import pypdfium2 as pdfium
@@ -420,7 +426,8 @@ def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOption
     buf = io.BytesIO()
     notes: list[Finding] = []
     result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, notes)
-    outputs.append((out_dir / f"{game.id}-cards.pdf", buf.getvalue()))
+    name = f"{game.id}-cards-gutter-fold.pdf" if opts.gutter_fold else f"{game.id}-cards.pdf"
+    outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets:
         for comp in game:
             deck_cards = [card for card in cards if card.deck == comp.id]
@@ -445,16 +452,16 @@ class Stage:
 
 
 def run_stages(out_dir: Path, stages: list[Stage], options: object,
-               force: bool = False) -> tuple[BuildResult, dict[str, list[Path]]]:
+               force: bool = False) -> tuple[dict[str, BuildResult], dict[str, list[Path]]]:
     """Run each stage whose inputs or outputs changed since the last build into ``out_dir``.
 
-    Returns the result of the stages that ran and, for each stage that was up to date, the
+    Returns the result of each stage that ran and, for each stage that was up to date, the
     files it had written. ``force`` runs every stage.
     """
     from .cache import BuildRecord, inputs_key
 
     record = BuildRecord(out_dir)
-    total = BuildResult()
+    ran: dict[str, BuildResult] = {}
     skipped: dict[str, list[Path]] = {}
     for stage in stages:
         key = inputs_key(stage.inputs, (stage.name, options))
@@ -463,30 +470,41 @@ def run_stages(out_dir: Path, stages: list[Stage], options: object,
             skipped[stage.name] = files
             continue
         result = stage.run()
-        total.files += result.files
-        total.findings += result.findings
-        total.sheets += result.sheets
-        total.cards += result.cards
+        previous = record.entries.get(stage.name, {}).get("files", {})
+        for rel in previous:  # files this part wrote last time and no longer makes
+            old = out_dir / rel
+            if old not in result.files and old.is_file() and old.resolve().is_relative_to(out_dir.resolve()):
+                old.unlink()
+        ran[stage.name] = result
         if not any(f.severity == "error" for f in result.findings):
             record.record(stage.name, key, result.files)
-    return total, skipped
+    return ran, skipped
 
 
 def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir: Path, opts: SheetOptions,
                *, force: bool = False, max_image_pixels: int | None = 89_478_485
-               ) -> tuple[BuildResult, dict[str, list[Path]]]:
+               ) -> tuple[dict[str, BuildResult], dict[str, list[Path]]]:
     """Build every output of one game into ``out_dir``, skipping parts whose inputs are unchanged.
 
-    Returns what was built and, for each part that was up to date, the files it had written.
+    Returns the result of each part that was built and, for each part that was up to date,
+    the files it had written. Parts: ``cards``, ``boards`` (boards, tokens, dice).
     """
+    from .boards import build_boards
     from .cache import game_files
 
-    inputs = game_files(game.path) + game_files(templates_dir) + sorted(
-        fonts.font_dir() / name for name in fonts.FONT_FILES.values())
+    data = [p for p in game_files(game.path) if p.suffix.lower() not in (".md", ".txt")]
+    font_files = sorted(fonts.font_dir() / name for name in fonts.FONT_FILES.values())
+    templates = game_files(templates_dir)
+    card_templates = [p for p in templates if p.name != "boards.toml" and not p.name.endswith(".j2")]
+    board_templates = [p for p in templates if not p.name.endswith(".j2")]
 
     def cards() -> BuildResult:
         layouts = game_layouts(game, templates_dir, templates_display)
         return build_cards(game, layouts, out_dir, opts, max_image_pixels=max_image_pixels)
 
-    stages = [Stage("cards", inputs, cards)]
+    def boards() -> BuildResult:
+        return build_boards(game, templates_dir, templates_display, out_dir, opts)
+
+    stages = [Stage("cards", data + card_templates + font_files, cards),
+              Stage("boards", data + board_templates + font_files, boards)]
     return run_stages(out_dir, stages, (opts, max_image_pixels), force=force)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DataError, ManifestError
+from .errors import DataError, Location, ManifestError
 from .findings import Finding, sort_key
-from .model import Game, GameDataErrors, load_game
+from .model import COPIES_CAP, Game, GameDataErrors, load_game
 
 BUILTIN_RULES = ("schema.manifest", "schema.file", "schema.columns", "schema.type", "schema.required",
                  "schema.range", "schema.allowed", "schema.copies", "schema.unique-id", "schema.ref",
@@ -128,10 +128,85 @@ class CheckResult:
     files: list[str] = field(default_factory=list)
 
 
-def check_game_full(path: Path, display: str) -> CheckResult:
-    """Load and check one game folder; see :class:`CheckResult`."""
+def check_layouts(game: Game, templates_dir: Path, display: str) -> list[Finding]:
+    """Check that every card can be drawn: art files named in ``path`` cells exist inside the game
+    folder, the layouts file loads, every face and back a deck names is defined, and one card of
+    each layout draws without a template, colour or art error (rule ids ``layout.*``). The full
+    preflight of every card happens in ``pnp build``."""
+    import io
+
+    from .build import card_instances, game_layouts
+    from .errors import BuildError, LayoutError
+    from .layout import Renderer
+
+    findings: list[Finding] = []
+    root = game.path.resolve()
+    for comp in game:
+        for name, spec in comp.columns.items():
+            if spec.type != "path":
+                continue
+            for row in comp.rows:
+                rel = row.get(name)
+                if rel is None:
+                    continue
+                target = (game.path / rel).resolve()
+                if not target.is_relative_to(root):
+                    findings.append(Finding.at("error", "layout.art-outside", row.location(name),
+                                               f"{rel!r} is outside the game folder",
+                                               hint="keep art inside the game folder"))
+                elif not target.is_file():
+                    findings.append(Finding.at("error", "layout.art-missing", row.location(name),
+                                               f"no file {rel!r} in the game folder",
+                                               hint="paths are relative to the game folder"))
+    decks = [c for c in game if c.kind == "deck"]
+    if not decks:
+        return findings
     try:
-        game = load_game(path, display)
+        layouts = game_layouts(game, templates_dir, display)
+    except LayoutError as exc:
+        return findings + [Finding.at("error", "layout.file", exc.location, exc.message, hint=exc.hint or "")]
+    for comp in decks:
+        for row in comp.rows:
+            for kind, name, column in (("face", comp.layout_of(row), comp.layout_column),
+                                       ("back", comp.back_of(row), comp.back_column)):
+                if name and name not in layouts.layouts:
+                    key = "layout" if kind == "face" else "back"
+                    loc = row.location(column) if column else Location(
+                        f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.{key}")
+                    findings.append(Finding.at("error", "layout.undefined", loc,
+                                               f"the {kind} layout {name!r} is not defined in {display}",
+                                               hint="layouts: " + ", ".join(sorted(layouts.layouts))))
+    if any(f.severity == "error" for f in findings):
+        return findings
+    from reportlab.pdfgen import canvas
+
+    renderer = Renderer(layouts, game.path)
+    c = canvas.Canvas(io.BytesIO())
+    seen: set[str] = set()
+    try:
+        cards = card_instances(game)
+    except BuildError as exc:
+        return findings + [Finding.at("error", "layout.missing", exc.location, exc.message, hint=exc.hint or "")]
+    for card in cards:
+        for piece in (card.face, card.back):
+            if piece.layout in seen:
+                continue
+            seen.add(piece.layout)
+            try:
+                renderer.draw(c, piece, (0, 0, card.size.width, card.size.height), (0, 0, 0, 0))
+            except (LayoutError, BuildError) as exc:
+                findings.append(Finding.at("error", "layout.render", exc.location or Location(display),
+                                           f"{piece.label}: {exc.message}", hint=exc.hint or ""))
+    return findings
+
+
+def check_game_full(path: Path, display: str, templates: tuple[Path, str] | None = None, *,
+                    encoding: str = "utf-8", delimiter: str | None = None,
+                    copies_cap: int | None = COPIES_CAP) -> CheckResult:
+    """Load and check one game folder; see :class:`CheckResult`. With ``templates`` (the folder
+    and its display name) the card layouts are checked too (:func:`check_layouts`)."""
+    try:
+        game = load_game(path, display, encoding=encoding, delimiter=delimiter, copies_cap=copies_cap)
     except ManifestError as exc:
         return CheckResult(display, None, [_from_error(exc, "schema.manifest")], files=[f"{display}/game.toml"])
     except GameDataErrors as exc:
@@ -145,14 +220,18 @@ def check_game_full(path: Path, display: str) -> CheckResult:
     findings += problems
     findings += run_rulebook(game, book)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
+    if templates is not None:
+        findings += check_layouts(game, *templates)
+        files.append(templates[1])
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     return CheckResult(display, game, findings, book, n_rules, files)
 
 
-def check_game(path: Path, display: str) -> tuple[Game | None, list[Finding]]:
+def check_game(path: Path, display: str, templates: tuple[Path, str] | None = None,
+               **load_options) -> tuple[Game | None, list[Finding]]:
     """Load and check one game folder. Returns the game (None if it did not load) and findings."""
-    result = check_game_full(path, display)
+    result = check_game_full(path, display, templates, **load_options)
     return result.game, result.findings
 
 

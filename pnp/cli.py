@@ -35,6 +35,23 @@ GameArg = Annotated[
 ]
 
 
+EncodingOpt = Annotated[str, typer.Option(help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel.")]
+DelimiterOpt = Annotated[Optional[str], typer.Option(help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
+
+
+def _templates(path: Path, display: str) -> tuple[Path, str] | None:
+    """The templates folder of a game (None when the manifest cannot be read for its id)."""
+    import tomllib
+
+    from .games import templates_for
+
+    try:
+        gid = tomllib.loads((path / "game.toml").read_text(encoding="utf-8-sig"))["game"]["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return templates_for(path, display, str(gid))
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"pnp {__version__}")
@@ -59,12 +76,12 @@ def _games(games: list[str] | None) -> list[tuple[Path, str]]:
 
 
 @app.command("list")
-def list_games(games: GameArg = None) -> None:
+def list_games(games: GameArg = None, encoding: EncodingOpt = "utf-8", delimiter: DelimiterOpt = None) -> None:
     """Show games, their components and piece counts."""
     from .model import load_game
 
     for path, display in _games(games):
-        game = load_game(path, display)
+        game = load_game(path, display, encoding=encoding, delimiter=delimiter)
         table = Table(title=escape(f"{game.title}  ({game.id}, {game.players_min}-{game.players_max} players)"),
                       title_justify="left")
         table.add_column("component")
@@ -103,6 +120,8 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
+    encoding: EncodingOpt = "utf-8",
+    delimiter: DelimiterOpt = None,
 ) -> None:
     """Check games' data against their manifests, the rulebook's totals and each game's rules.
 
@@ -113,7 +132,10 @@ def check(
 
     if format not in ("text", "json"):
         raise PnpError(f"unknown format {format!r}", hint="use --format text or --format json")
-    results = [check_game_full(path, display) for path, display in _games(games)]
+    results = []
+    for path, display in _games(games):
+        results.append(check_game_full(path, display, _templates(path, display), encoding=encoding,
+                                       delimiter=delimiter))
     bad = any(failing(r.findings, strict) for r in results)
     analyses: dict = {}
     written: dict = {}
@@ -168,6 +190,10 @@ def _offset(text: str) -> tuple[float, float]:
         except (ValueError, IndexError):
             raise PnpError(f"--back-offset: {part!r} is not a length",
                            hint="give millimetres (0.5) or a length with a unit (0.02in)") from None
+    limit = parse_length("10mm")
+    if any(abs(v) > limit for v in out):
+        raise PnpError(f"--back-offset {text!r} moves the backs more than 10 mm",
+                       hint="printers misregister by a millimetre or two; measure it on the calibration sheet")
     return out[0], out[1]
 
 
@@ -185,11 +211,13 @@ def build(
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged and data that pnp check finds errors in.")] = False,
     max_image_pixels: Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")] = 89_478_485,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when the build reports warnings (text that does not fit, missing glyphs, low-resolution art).")] = False,
+    encoding: EncodingOpt = "utf-8",
+    delimiter: DelimiterOpt = None,
 ) -> None:
     """Check each game, then render every card into print-and-play PDFs under OUTPUT/<game>/."""
     from .build import SheetOptions, build_game
     from .check import check_game
-    from .games import templates_root
     from .units import parse_length
 
     if flip not in ("long", "short"):
@@ -206,8 +234,12 @@ def build(
                         contact_sheets=contact_sheets, **lengths)
     opts.paper_size()
     failed = False
+    from .model import COPIES_CAP
+
     for path, display in _games(games):
-        game, findings = check_game(path, display)
+        templates = _templates(path, display)
+        game, findings = check_game(path, display, templates, encoding=encoding, delimiter=delimiter,
+                                    copies_cap=None if force else COPIES_CAP)
         errors = [f for f in findings if f.severity == "error"]
         if game is None or (errors and not force):
             out.print(f"[bold]{escape(display)}[/bold]: [red]not built[/red], pnp check found {len(errors)} error(s)")
@@ -216,18 +248,23 @@ def build(
                 out.print("  hint: fix the data, or build anyway with --force")
             failed = True
             continue
-        tdir = path / "templates" if (path / "templates" / "layouts.toml").is_file() else templates_root() / game.id
-        tdisplay = f"{display}/templates/layouts.toml" if tdir.parent == path else f"templates/{game.id}/layouts.toml"
-        result, skipped = build_game(game, tdir, tdisplay, output / game.id, opts, force=force,
-                                     max_image_pixels=max_image_pixels)
-        made = f"{result.cards} cards on {result.sheets} sheet(s)" if "cards" not in skipped else "cards up to date"
-        out.print(f"[bold]{escape(game.title)}[/bold]: {made}")
-        for f in result.files:
-            out.print(f"  wrote {escape(str(f))}")
+        tdir, tdisplay = templates
+        ran, skipped = build_game(game, tdir, tdisplay, output / game.id, opts, force=force,
+                                  max_image_pixels=max_image_pixels)
+        out.print(f"[bold]{escape(game.title)}[/bold]")
+        failing = {"error", "warning"} if strict else {"error"}
+        for name, result in ran.items():
+            if not result.files:
+                continue
+            count = {"cards": f"{result.cards} cards on {result.sheets} sheet(s)",
+                     "boards": f"{result.sheets} sheet(s) of boards, tokens and dice"}.get(name, "")
+            out.print(f"  {name}: {count}")
+            for f in result.files:
+                out.print(f"    wrote {escape(str(f))}")
+            _print_findings(result.findings)
+            failed = failed or any(f.severity in failing for f in result.findings)
         for name, files in skipped.items():
-            out.print(f"  {name}: unchanged inputs, kept {len(files)} file(s) (--force rebuilds)")
-        _print_findings(result.findings)
-        failed = failed or any(f.severity == "error" for f in result.findings)
+            out.print(f"  {name}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
     if failed:
         raise typer.Exit(1)
 

@@ -46,3 +46,15 @@ def resolve(game: str) -> tuple[Path, str]:
                        hint="a game folder holds game.toml; see docs/game-format.md")
     ids = ", ".join(bundled_ids())
     raise PnpError(f"no game {game!r}", hint=f"give a bundled game ({ids}) or a path to a game folder")
+
+
+def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:
+    """The templates folder of a game and how its layouts file is named in messages.
+
+    A bundled game's designs are in the bundled ``templates/<id>/``; a designer's game folder
+    keeps its own in ``<folder>/templates/``.
+    """
+    bundled = data_root().resolve()
+    if Path(path).resolve().parent == bundled:
+        return templates_root() / game_id, f"templates/{game_id}/layouts.toml"
+    return Path(path) / "templates", f"{display}/templates/layouts.toml"

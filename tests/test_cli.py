@@ -113,8 +113,19 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     before = (out / "tiny" / "tiny-cards.pdf").read_bytes()
     layouts = tiny / "templates" / "layouts.toml"
     layouts.write_text(layouts.read_text().replace("{{ title }}", "{{ titel }}"))
+    result = pnp("build", str(tiny), "-o", str(out))  # pnp check finds it before anything is drawn
+    assert result.returncode == 1
+    assert "layout.render" in result.stdout and "'titel' is undefined" in result.stdout
+    assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
+    # art that only the second card lacks gets past the check and fails while drawing
+    (tiny / "art").mkdir()
+    from PIL import Image
+
+    Image.new("RGB", (900, 1200)).save(tiny / "art" / "fire.png")
+    layouts.write_text(layouts.read_text().replace("{{ titel }}", "{{ title }}") +
+                       '\n[layouts.action.boxes.art]\ntype = "image"\nimage = "art/{{ id }}.png"\narea = "trim"\n')
     result = pnp("build", str(tiny), "-o", str(out))
     assert result.returncode == 2
-    assert "'titel' is undefined" in result.stderr
+    assert "cards/leaf (copy 1 of 2): image 'art/leaf.png' not found" in result.stderr
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
     assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []

@@ -12,12 +12,12 @@ def build(tiny, out, force=False, opts=SheetOptions(contact_sheets=False)):
 
 
 def test_unchanged_inputs_render_nothing(tiny, tmp_path):
-    result, skipped = build(tiny, tmp_path)
-    assert [p.name for p in result.files] == ["tiny-cards.pdf"] and skipped == {}
+    ran, skipped = build(tiny, tmp_path)
+    assert [p.name for p in ran["cards"].files] == ["tiny-cards.pdf"] and skipped == {}
     pdf = tmp_path / "tiny-cards.pdf"
     stamp = pdf.stat().st_mtime_ns
-    result, skipped = build(tiny, tmp_path)
-    assert result.files == [] and list(skipped) == ["cards"]
+    ran, skipped = build(tiny, tmp_path)
+    assert ran == {} and set(skipped) == {"cards", "boards"}
     assert pdf.stat().st_mtime_ns == stamp
 
 
@@ -26,18 +26,35 @@ def test_changed_cell_layout_option_or_output_rebuilds(tiny, tmp_path):
     before = (tmp_path / "tiny-cards.pdf").read_bytes()
     csv = tiny / "cards.csv"
     csv.write_text(csv.read_text().replace("Leaf", "Leaves"))
-    result, skipped = build(tiny, tmp_path)
-    assert skipped == {} and (tmp_path / "tiny-cards.pdf").read_bytes() != before
+    ran, skipped = build(tiny, tmp_path)
+    assert "cards" in ran and (tmp_path / "tiny-cards.pdf").read_bytes() != before
     layouts = tiny / "templates" / "layouts.toml"
     layouts.write_text(layouts.read_text().replace("size = 14", "size = 13", 1))
-    assert build(tiny, tmp_path)[1] == {}
-    assert build(tiny, tmp_path, opts=SheetOptions(paper="a4", contact_sheets=False))[1] == {}
+    assert "cards" in build(tiny, tmp_path)[0]
+    assert "cards" in build(tiny, tmp_path, opts=SheetOptions(paper="a4", contact_sheets=False))[0]
     (tmp_path / "tiny-cards.pdf").write_bytes(b"edited by hand")
-    result, skipped = build(tiny, tmp_path, opts=SheetOptions(paper="a4", contact_sheets=False))
-    assert skipped == {} and (tmp_path / "tiny-cards.pdf").read_bytes().startswith(b"%PDF")
+    ran, skipped = build(tiny, tmp_path, opts=SheetOptions(paper="a4", contact_sheets=False))
+    assert "cards" in ran and (tmp_path / "tiny-cards.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_a_readme_edit_rebuilds_nothing(tiny, tmp_path):
+    build(tiny, tmp_path)
+    (tiny / "README.md").write_text("notes for the team\n")
+    assert build(tiny, tmp_path)[0] == {}
+
+
+def test_files_a_part_no_longer_makes_are_removed(tiny, tmp_path):
+    build(tiny, tmp_path, opts=SheetOptions())
+    assert (tmp_path / "contact" / "cards.png").is_file()
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text().replace("components.cards", "components.actions")
+                        .replace('component = "cards"', 'component = "actions"'))
+    build(tiny, tmp_path, opts=SheetOptions())
+    assert not (tmp_path / "contact" / "cards.png").exists()
+    assert (tmp_path / "contact" / "actions.png").is_file()
 
 
 def test_force_rebuilds(tiny, tmp_path):
     build(tiny, tmp_path)
-    result, skipped = build(tiny, tmp_path, force=True)
-    assert skipped == {} and result.files
+    ran, skipped = build(tiny, tmp_path, force=True)
+    assert skipped == {} and ran["cards"].files
