@@ -487,7 +487,8 @@ def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir:
     """Build every output of one game into ``out_dir``, skipping parts whose inputs are unchanged.
 
     Returns the result of each part that was built and, for each part that was up to date,
-    the files it had written. Parts: ``cards``, ``boards`` (boards, tokens, dice).
+    the files it had written. Parts: ``cards``, ``boards`` (boards, tokens, dice), ``rulebook``
+    (single pages on A4 for A-series paper, else Letter).
     """
     from .boards import build_boards
     from .cache import game_files
@@ -505,6 +506,13 @@ def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir:
     def boards() -> BuildResult:
         return build_boards(game, templates_dir, templates_display, out_dir, opts)
 
+    def rulebook() -> BuildResult:
+        from .rulebook import build_rulebook
+
+        paper = "a4" if opts.paper.startswith("a") else "letter"
+        return build_rulebook(game, templates_dir, templates_display, out_dir, paper, booklet=False)
+
     stages = [Stage("cards", data + card_templates + font_files, cards),
-              Stage("boards", data + board_templates + font_files, boards)]
+              Stage("boards", data + board_templates + font_files, boards),
+              Stage("rulebook", data + templates + font_files, rulebook)]
     return run_stages(out_dir, stages, (opts, max_image_pixels), force=force)

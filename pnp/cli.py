@@ -257,7 +257,8 @@ def build(
             if not result.files:
                 continue
             count = {"cards": f"{result.cards} cards on {result.sheets} sheet(s)",
-                     "boards": f"{result.sheets} sheet(s) of boards, tokens and dice"}.get(name, "")
+                     "boards": f"{result.sheets} sheet(s) of boards, tokens and dice",
+                     "rulebook": f"{result.sheets} page(s)"}.get(name, "")
             out.print(f"  {name}: {count}")
             for f in result.files:
                 out.print(f"    wrote {escape(str(f))}")

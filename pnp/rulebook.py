@@ -1594,14 +1594,13 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
 
 
 def rulebook_templates(game: Game, game_path: Path, game_display: str) -> tuple[Path, str]:
-    """The templates folder of a game and its display name: ``<game folder>/templates`` when it
-    holds a rulebook template or layouts, else the bundled ``templates/<game id>``."""
-    from .games import templates_root
+    """The templates folder of a game and its display name, as every command finds it
+    (:func:`pnp.games.templates_for`): the bundled ``templates/<game id>`` for a bundled game,
+    ``<game folder>/templates`` for any other."""
+    from .games import templates_for
 
-    own = game_path / "templates"
-    if (own / TEMPLATE_NAME).is_file() or (own / "layouts.toml").is_file():
-        return own, f"{game_display}/templates"
-    return templates_root() / game.id, f"templates/{game.id}"
+    folder, display = templates_for(game_path, game_display, game.id)
+    return folder, display.rsplit("/", 1)[0]
 
 
 @dataclass
