@@ -488,7 +488,8 @@ def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir:
 
     Returns the result of each part that was built and, for each part that was up to date,
     the files it had written. Parts: ``cards``, ``boards`` (boards, tokens, dice), ``rulebook``
-    (single pages on A4 for A-series paper, else Letter).
+    (single pages on A4 for A-series paper, else Letter), and ``export NAME`` for each target
+    the manifest's ``[targets]`` lists.
     """
     from .boards import build_boards
     from .cache import game_files
@@ -515,4 +516,13 @@ def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir:
     stages = [Stage("cards", data + card_templates + font_files, cards),
               Stage("boards", data + board_templates + font_files, boards),
               Stage("rulebook", data + templates + font_files, rulebook)]
+    from .export import manifest_targets
+
+    for target in manifest_targets(game):
+        def export(target: str = target) -> BuildResult:
+            from .export import export_game
+
+            return export_game(game, game_layouts(game, templates_dir, templates_display), target, out_dir)
+
+        stages.append(Stage(f"export {target}", data + card_templates + font_files, export))
     return run_stages(out_dir, stages, (opts, max_image_pixels), force=force)

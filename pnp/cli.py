@@ -258,7 +258,7 @@ def build(
                 continue
             count = {"cards": f"{result.cards} cards on {result.sheets} sheet(s)",
                      "boards": f"{result.sheets} sheet(s) of boards, tokens and dice",
-                     "rulebook": f"{result.sheets} page(s)"}.get(name, "")
+                     "rulebook": f"{result.sheets} page(s)"}.get(name, f"{result.cards} cards in {len(result.files)} file(s)")
             out.print(f"  {name}: {count}")
             for f in result.files:
                 out.print(f"    wrote {escape(str(f))}")

@@ -51,10 +51,11 @@ def resolve(game: str) -> tuple[Path, str]:
 def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:
     """The templates folder of a game and how its layouts file is named in messages.
 
-    A bundled game's designs are in the bundled ``templates/<id>/``; a designer's game folder
-    keeps its own in ``<folder>/templates/``.
+    A game folder keeps its own designs in ``<folder>/templates/``. A bundled game, or a copy of
+    one without a templates folder of its own, uses the bundled ``templates/<id>/``.
     """
-    bundled = data_root().resolve()
-    if Path(path).resolve().parent == bundled:
-        return templates_root() / game_id, f"templates/{game_id}/layouts.toml"
-    return Path(path) / "templates", f"{display}/templates/layouts.toml"
+    own = Path(path) / "templates"
+    bundled = templates_root() / game_id
+    if Path(path).resolve().parent == data_root().resolve() or (not own.is_dir() and bundled.is_dir()):
+        return bundled, f"templates/{game_id}/layouts.toml"
+    return own, f"{display}/templates/layouts.toml"

@@ -58,3 +58,12 @@ def test_force_rebuilds(tiny, tmp_path):
     build(tiny, tmp_path)
     ran, skipped = build(tiny, tmp_path, force=True)
     assert skipped == {} and ran["cards"].files
+
+
+def test_targets_in_the_manifest_are_exported_by_build(tiny, tmp_path):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text() + "\n[targets.tgc]\n")
+    ran, skipped = build(tiny, tmp_path)
+    pngs = sorted(p.name for p in ran["export tgc"].files if p.suffix == ".png")
+    assert len(pngs) >= 2 and (tmp_path / "export" / "tgc" / "manifest.json").is_file()
+    assert "export tgc" in build(tiny, tmp_path)[1]

@@ -28,7 +28,7 @@ def build(game_dir: Path, out: Path, **opts) -> Path:
     layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
     result = build_cards(game, layouts, out, SheetOptions(**opts))
     assert [f for f in result.findings if f.severity != "info"] == []
-    return out / "tiny-cards.pdf"
+    return out / ("tiny-cards-gutter-fold.pdf" if opts.get("gutter_fold") else "tiny-cards.pdf")
 
 
 @pytest.fixture
