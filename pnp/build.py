@@ -316,21 +316,23 @@ def _slots(grid: Grid, n: int):
 
 def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance]) -> None:
     for i, (row, col) in _slots(grid, len(chunk)):
-        renderer.draw(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col))
+        renderer.place(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col), form_bleed=grid.max_bleed)
     _marks(c, grid.crop_marks(len(chunk)))
 
 
 def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], opts: SheetOptions) -> None:
     for i, (row, col) in _slots(grid, len(chunk)):
         brow, bcol = grid.back_slot(row, col, opts.flip)
-        renderer.draw(c, chunk[i].back, grid.trim(brow, bcol, opts.back_offset), grid.bleed(brow, bcol),
-                      rotate=opts.flip == "short")
+        renderer.place(c, chunk[i].back, grid.trim(brow, bcol, opts.back_offset), grid.bleed(brow, bcol),
+                       rotate=opts.flip == "short", form_bleed=grid.max_bleed)
 
 
 def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance], opts: SheetOptions) -> None:
     for col, card in enumerate(chunk):
-        renderer.draw(c, card.face, fold.front_trim(col), fold.front_bleed(col))
-        renderer.draw(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col), rotate=True)
+        fb = max(fold.grid.max_bleed, fold.fold_bleed)
+        renderer.place(c, card.face, fold.front_trim(col), fold.front_bleed(col), form_bleed=fb)
+        renderer.place(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col), rotate=True,
+                       form_bleed=fb)
     g = fold.grid
     c.saveState()
     c.setLineWidth(0.4)
@@ -526,3 +528,68 @@ def build_game(game: Game, templates_dir: Path, templates_display: str, out_dir:
 
         stages.append(Stage(f"export {target}", data + card_templates + font_files, export))
     return run_stages(out_dir, stages, (opts, max_image_pixels), force=force)
+
+
+@dataclass
+class BuildJob:
+    """Everything needed to check and build one game, in a form a worker process can receive."""
+
+    path: Path
+    display: str
+    templates: tuple[Path, str] | None
+    output: Path
+    opts: SheetOptions
+    force: bool = False
+    max_image_pixels: int | None = 89_478_485
+    encoding: str = "utf-8"
+    delimiter: str | None = None
+
+
+@dataclass
+class BuildOutcome:
+    """What building one game came to: refused (the check's errors), built, or an error."""
+
+    title: str
+    loaded: bool = False
+    refused: list[Finding] | None = None
+    ran: dict[str, BuildResult] = field(default_factory=dict)
+    skipped: dict[str, list[Path]] = field(default_factory=dict)
+    error: Exception | None = None
+
+
+def build_job(job: BuildJob) -> BuildOutcome:
+    """Check one game, then build it unless the check found errors (and ``force`` is off)."""
+    from .check import check_game
+    from .errors import PnpError
+    from .model import COPIES_CAP
+
+    try:
+        game, findings = check_game(job.path, job.display, job.templates, encoding=job.encoding,
+                                    delimiter=job.delimiter, copies_cap=None if job.force else COPIES_CAP)
+        errors = [f for f in findings if f.severity == "error"]
+        if game is None or (errors and not job.force):
+            return BuildOutcome(game.title if game else job.display, game is not None, errors)
+        tdir, tdisplay = job.templates
+        ran, skipped = build_game(game, tdir, tdisplay, job.output / game.id, job.opts, force=job.force,
+                                  max_image_pixels=job.max_image_pixels)
+        return BuildOutcome(game.title, True, None, ran, skipped)
+    except PnpError as exc:
+        return BuildOutcome(job.display, error=exc)
+
+
+def run_jobs(jobs: list[BuildJob], workers: int | None = None) -> list[BuildOutcome]:
+    """Build games side by side, one process per core (at most 2 by default), outcomes in the
+    order of ``jobs``. Each game writes only its own folder, so the files are the same bytes as
+    a one-by-one build. Falls back to building in this process when workers cannot start."""
+    workers = min(len(jobs), workers or min(2, os.cpu_count() or 1))
+    if workers <= 1:
+        return [build_job(job) for job in jobs]
+    import concurrent.futures
+    import multiprocessing
+
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(build_job, jobs))
+    except (OSError, concurrent.futures.process.BrokenProcessPool):
+        return [build_job(job) for job in jobs]

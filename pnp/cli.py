@@ -216,8 +216,7 @@ def build(
     delimiter: DelimiterOpt = None,
 ) -> None:
     """Check each game, then render every card into print-and-play PDFs under OUTPUT/<game>/."""
-    from .build import SheetOptions, build_game
-    from .check import check_game
+    from .build import SheetOptions
     from .units import parse_length
 
     if flip not in ("long", "short"):
@@ -233,27 +232,25 @@ def build(
     opts = SheetOptions(paper=paper.lower(), flip=flip, gutter_fold=gutter_fold, back_offset=_offset(back_offset),
                         contact_sheets=contact_sheets, **lengths)
     opts.paper_size()
-    failed = False
-    from .model import COPIES_CAP
+    from .build import BuildJob, run_jobs
 
-    for path, display in _games(games):
-        templates = _templates(path, display)
-        game, findings = check_game(path, display, templates, encoding=encoding, delimiter=delimiter,
-                                    copies_cap=None if force else COPIES_CAP)
-        errors = [f for f in findings if f.severity == "error"]
-        if game is None or (errors and not force):
-            out.print(f"[bold]{escape(display)}[/bold]: [red]not built[/red], pnp check found {len(errors)} error(s)")
+    jobs = [BuildJob(path, display, _templates(path, display), output, opts, force, max_image_pixels,
+                     encoding, delimiter) for path, display in _games(games)]
+    failed = False
+    failing = {"error", "warning"} if strict else {"error"}
+    for job, outcome in zip(jobs, run_jobs(jobs)):
+        if outcome.error is not None:
+            raise outcome.error
+        if outcome.refused is not None:
+            errors = outcome.refused
+            out.print(f"[bold]{escape(outcome.title)}[/bold]: [red]not built[/red], pnp check found {len(errors)} error(s)")
             _print_findings(errors)
-            if game is not None:
+            if outcome.loaded:
                 out.print("  hint: fix the data, or build anyway with --force")
             failed = True
             continue
-        tdir, tdisplay = templates
-        ran, skipped = build_game(game, tdir, tdisplay, output / game.id, opts, force=force,
-                                  max_image_pixels=max_image_pixels)
-        out.print(f"[bold]{escape(game.title)}[/bold]")
-        failing = {"error", "warning"} if strict else {"error"}
-        for name, result in ran.items():
+        out.print(f"[bold]{escape(outcome.title)}[/bold]")
+        for name, result in outcome.ran.items():
             if not result.files:
                 continue
             count = {"cards": f"{result.cards} cards on {result.sheets} sheet(s)",
@@ -264,7 +261,7 @@ def build(
                 out.print(f"    wrote {escape(str(f))}")
             _print_findings(result.findings)
             failed = failed or any(f.severity in failing for f in result.findings)
-        for name, files in skipped.items():
+        for name, files in outcome.skipped.items():
             out.print(f"  {name}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
     if failed:
         raise typer.Exit(1)

@@ -56,6 +56,11 @@ class Grid:
         return self.cols * self.rows
 
     @property
+    def max_bleed(self) -> float:
+        """The largest bleed of any slot on any side."""
+        return max(self.bleed_outer + self.bleed_inner)
+
+    @property
     def width(self) -> float:
         """Width of the grid of trims."""
         return self.cols * self.card.width + (self.cols - 1) * self.gap

@@ -138,6 +138,38 @@ def env():
     return _ENV
 
 
+_COMPILED: dict[str, Any] = {}
+"""Compiled templates and expressions by their source, shared by every renderer of the process
+(compiling is the slow part of a template; the environment is the same for all)."""
+_SIMPLE_RE = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")
+_MISSING = object()
+
+
+def _lookup(ctx: dict, path: str) -> Any:
+    """The value of a dotted name in a template context, or _MISSING where any step is absent.
+
+    Steps are looked up as Jinja2 does (attribute first, then item); names starting with an
+    underscore never match (the sandbox refuses them), so they fall through to Jinja2.
+    """
+    parts = path.split(".")
+    if parts[0] not in ctx:
+        return _MISSING
+    value = ctx[parts[0]]
+    for part in parts[1:]:
+        if isinstance(value, dict):
+            if part in value:
+                value = value[part]
+                continue
+            return _MISSING
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            return _MISSING
+        if callable(value):
+            return _MISSING
+    return value
+
+
 def _name_hint(message: str, ctx: dict) -> str | None:
     """'did you mean ...?' for an undefined name in a template, from the names it could see."""
     name = re.search(r"'([^']+)' is undefined", message)
@@ -309,6 +341,9 @@ class Renderer:
         ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
         (300, the print norm of print-specs.md §2) is a preflight finding."""
         self.color_convert = color_convert
+        self._form_canvas = None
+        self._forms: dict = {}
+        self._layout_names: dict[str, tuple[str, ...]] = {}
         self.max_image_pixels = max_image_pixels
         self.min_dpi = min_dpi
         self.layouts = layouts
@@ -321,19 +356,30 @@ class Renderer:
 
     # -- values ------------------------------------------------------------------------------
     def value(self, raw: Any, ctx: dict, where: str) -> Any:
-        """Evaluate a setting: strings holding ``{{`` or ``{%`` are templates, others constants."""
+        """Evaluate a setting: strings holding ``{{`` or ``{%`` are templates, others constants.
+
+        A template that only prints one name or dotted path (``{{ symbol }}``,
+        ``{{ family.color_hex }}``) is looked up directly when every step exists; anything else,
+        and any lookup that fails, goes through the sandboxed Jinja2 environment, so results
+        and error messages are the same either way.
+        """
         if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
             return raw
+        simple = _SIMPLE_RE.match(raw)
+        if simple:
+            found = _lookup(ctx, simple.group(1))
+            if found is not _MISSING:
+                return "" if found is None else str(found)
         from jinja2 import TemplateError, UndefinedError
 
-        template = self.layouts._compiled.get(raw)
+        template = _COMPILED.get(raw)
         if template is None:
             try:
                 template = env().from_string(raw)
             except TemplateError as exc:
                 raise LayoutError(f"template {raw!r} does not parse: {exc}",
                                   location=Location(self.layouts.display, column_name=where)) from None
-            self.layouts._compiled[raw] = template
+            _COMPILED[raw] = template
         try:
             return template.render(ctx)
         except UndefinedError as exc:
@@ -349,7 +395,7 @@ class Renderer:
         from jinja2 import TemplateError, UndefinedError
 
         key = "expr:" + raw
-        compiled = self.layouts._compiled.get(key)
+        compiled = _COMPILED.get(key)
         if compiled is None:
             hint = None
             if "{{" in raw or "{%" in raw:
@@ -360,7 +406,7 @@ class Renderer:
                 raise LayoutError(f"expression {raw!r} does not parse: {exc}",
                                   location=Location(self.layouts.display, column_name=where),
                                   hint=hint) from None
-            self.layouts._compiled[key] = compiled
+            _COMPILED[key] = compiled
         try:
             result = compiled(**ctx)
             if hasattr(result, "_undefined_name"):
@@ -406,6 +452,77 @@ class Renderer:
         return HexColor(hexcolor)
 
     # -- pieces ------------------------------------------------------------------------------
+    def place(self, c, piece: Piece, trim: tuple[float, float, float, float],
+              bleed: tuple[float, float, float, float], rotate: bool = False,
+              form_bleed: float | None = None) -> None:
+        """Draw ``piece`` like :meth:`draw`, through a PDF form XObject shared by every placement
+        that draws the same thing: the same layout, size and turn, and the same values of the
+        names its templates read. Copies of a card and a deck back used by a whole deck are then
+        stored once per PDF and only referenced on each sheet.
+
+        The form is drawn with ``form_bleed`` (pt, default the largest of ``bleed``) on every
+        side and clipped to ``bleed`` where it is placed, so one form serves every slot.
+        """
+        x, y, w, h = trim
+        layout = self.layouts.get(piece.layout, piece.label)
+        if c is not self._form_canvas:
+            self._form_canvas, self._forms = c, {}
+        fb = max(bleed) if form_bleed is None else max(form_bleed, max(bleed))
+        names = self._names(layout)
+        key = (layout.name, round(w, 4), round(h, 4), round(fb, 4), rotate,
+               tuple((n, repr(piece.context.get(n))) for n in names))
+        form = self._forms.get(key)
+        if form is None:
+            form = f"pnpf{len(self._forms)}"
+            c.beginForm(form, lowerx=-fb, lowery=-fb, upperx=w + fb, uppery=h + fb)
+            self.draw(c, piece, (0.0, 0.0, w, h), (fb, fb, fb, fb), rotate)
+            c.endForm()
+            self._forms[key] = form
+        bl, bb, br, bt = bleed
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(x - bl, y - bb, w + bl + br, h + bb + bt)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(x, y)
+        c.doForm(form)
+        c.restoreState()
+
+    def _names(self, layout: Layout) -> tuple[str, ...]:
+        """The template names a layout's settings (and its icons' settings) read, sorted."""
+        cached = self._layout_names.get(layout.name)
+        if cached is not None:
+            return cached
+        from jinja2 import TemplateError, meta
+
+        sources: list[str] = [layout.background] if isinstance(layout.background, str) else []
+        for box in layout.boxes:
+            for key, value in box.props.items():
+                if not isinstance(value, str):
+                    continue
+                if key in ("when", "items"):
+                    sources.append("{{ (" + value + ") }}")
+                else:
+                    sources.append(value)
+                if key == "layout":  # a repeat box draws another layout with its own names
+                    sub = self.layouts.layouts.get(value)
+                    if sub is not None and sub.name != layout.name:
+                        sources.extend("{{ " + n + " }}" for n in self._names(sub))
+        for icon in self.layouts.icons.values():
+            sources += [v for v in (icon.fill, icon.stroke, icon.label_color, icon.image) if isinstance(v, str)]
+        names: set[str] = set()
+        for src in sources:
+            if "{{" not in src and "{%" not in src and not src.startswith("{{ ("):
+                continue
+            try:
+                names |= meta.find_undeclared_variables(env().parse(src))
+            except TemplateError:
+                names.add("\0unparsed")  # drawing reports it; never share such a form
+        result = tuple(sorted(names))
+        if "\0unparsed" in names:
+            result = tuple(sorted(names)) + ("piece",)
+        self._layout_names[layout.name] = result
+        return result
+
     def draw(self, c, piece: Piece, trim: tuple[float, float, float, float],
              bleed: tuple[float, float, float, float], rotate: bool = False) -> None:
         """Draw ``piece`` with its trim at (x, y, width, height) pt, bottom-left origin.
@@ -667,14 +784,27 @@ class Renderer:
                                              f"the font {font} has no glyph for {chars}",
                                              hint="use a character the font has, or another font"))
         paragraphs = self._words(text, font)
+
+        def fits(size_pt: float):
+            lines = self._wrap(paragraphs, font, size_pt, bw)
+            return lines if lines is not None and len(lines) * size_pt * leading <= bh + 1e-6 else None
+
         chosen = None
-        s = size
-        while s >= min_size - 1e-9:
-            lines = self._wrap(paragraphs, font, s, bw)
-            if lines is not None and len(lines) * s * leading <= bh + 1e-6:
-                chosen = (s, lines)
-                break
-            s = round(s - 0.25, 2)
+        first = fits(size)
+        if first is not None:
+            chosen = (size, first)
+        else:  # the largest size in 0.25 pt steps from min_size that fits (binary search)
+            steps = int(round((size - min_size) / 0.25))
+            lo, hi = 0, steps - 1  # candidate sizes min_size + k * 0.25, k < steps
+            while lo <= hi:
+                mid = (lo + hi) // 2
+                trial = round(min_size + mid * 0.25, 2)
+                lines = fits(trial)
+                if lines is not None:
+                    chosen = (trial, lines)
+                    lo = mid + 1
+                else:
+                    hi = mid - 1
         clip = False
         if chosen is None:
             s = min_size

@@ -155,8 +155,16 @@ def test_png_with_transparency_fills_the_bleed(tiny, tmp_path):
     assert im["width"] >= 180  # at least the trim width, since it covers the bleed area
     from pypdf import PdfReader
 
-    xobjects = PdfReader(tmp_path / "tiny-cards.pdf").pages[2]["/Resources"]["/XObject"]
-    assert any("/SMask" in x.get_object() for x in xobjects.values())  # alpha kept as a soft mask
+    def images(resources):
+        for x in resources.get("/XObject", {}).values():
+            x = x.get_object()
+            if x["/Subtype"] == "/Image":
+                yield x
+            elif "/Resources" in x:  # a card drawn once as a form and placed on the sheet
+                yield from images(x["/Resources"])
+
+    found = list(images(PdfReader(tmp_path / "tiny-cards.pdf").pages[2]["/Resources"]))
+    assert found and all("/SMask" in x for x in found)  # alpha kept as a soft mask
 
 
 def test_svg_and_jpeg_art(tiny, tmp_path):

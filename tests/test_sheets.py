@@ -213,3 +213,17 @@ def test_grid_fit_is_three_by_three_for_poker():
         assert (grid.cols, grid.rows) == (3, 3)
     eu = fit_grid(PAPER_SIZES["a4"], CARD_SIZES["eu-poker"])
     assert to_mm(eu.origin_x) == pytest.approx((210 - 189) / 2)
+
+
+def test_copies_and_a_shared_back_are_stored_once(tiny, tmp_path):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,18\n")
+    path = build(tiny, tmp_path, paper="letter")
+    reader = PdfReader(path)
+    forms = set()
+    for page in reader.pages[2:]:
+        for name, x in page["/Resources"].get("/XObject", {}).items():
+            if x.get_object()["/Subtype"] == "/Form":
+                forms.add(x.idnum)
+    assert len(forms) == 2  # one face, one back, for 18 cards on 2 sheets
+    fronts = [trims(open_pdf(path).pages[i], back=False, card_h=POKER.height) for i in (2, 4)]
+    assert [len(f) for f in fronts] == [9, 9]
