@@ -59,7 +59,11 @@ def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAU
                          hint="the file may be truncated; export it again") from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
-    return normalise(image)
+    try:
+        return normalise(image)
+    except ValueError:
+        raise BuildError(f"{label}: {rel!r} uses the {image.mode} colour mode, which pnp does not convert",
+                         hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG") from None
 
 
 def normalise(image):
@@ -75,7 +79,9 @@ def normalise(image):
         return image.convert("RGBA")
     if mode in ("1",):
         return image.convert("L")
-    return image.convert("RGB")  # CMYK, YCbCr, LAB, HSV, F ...
+    if mode in ("CMYK", "YCbCr"):
+        return image.convert("RGB")
+    raise ValueError(mode)
 
 
 @dataclass
@@ -95,10 +101,14 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def load_svg(path: Path, label: str, rel: str) -> SvgArt:
+def load_svg(path: Path, label: str, rel: str, root: Path | None = None) -> SvgArt:
     """Read an SVG with svglib. Features svglib skips are returned as ``problems``; an SVG with
-    nothing drawable is one problem too. Raises BuildError when the file does not parse."""
+    nothing drawable is one problem too. Raises BuildError when the file does not parse, or when
+    it links an image outside ``root`` (the game folder)."""
     from svglib.svglib import svg2rlg
+
+    if root is not None:
+        _check_links(path, label, rel, root)
 
     collect = _Collect()
     logger = logging.getLogger("svglib")
@@ -117,6 +127,26 @@ def load_svg(path: Path, label: str, rel: str) -> SvgArt:
     if not _has_shapes(drawing) or not drawing.width or not drawing.height:
         problems.append("nothing in it can be drawn")
     return SvgArt(drawing, problems)
+
+
+def _check_links(path: Path, label: str, rel: str, root: Path) -> None:
+    """Refuse an SVG whose <image> links a file outside the game folder (data: URIs are fine)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        tree = ET.parse(path)
+    except ET.ParseError:
+        return  # svglib reports the parse error
+    for el in tree.getroot().iter():
+        if not isinstance(el.tag, str) or el.tag.rsplit("}", 1)[-1] != "image":
+            continue
+        for key, href in el.attrib.items():
+            if key.rsplit("}", 1)[-1] != "href" or href.startswith("data:"):
+                continue
+            target = (path.parent / href.removeprefix("file://")).resolve()
+            if not target.is_relative_to(root.resolve()):
+                raise BuildError(f"{label}: the SVG {rel!r} links {href!r}, outside the game folder",
+                                 hint="embed the image in the SVG, or keep it inside the game folder")
 
 
 UNSUPPORTED_SVG = ("filter", "foreignObject", "mask", "pattern", "textPath", "animate",

@@ -397,8 +397,12 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
     a reader never sees a partial file and a failure leaves the old file as it was."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}",
+                         hint="give --output a folder you can write to") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

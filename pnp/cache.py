@@ -34,7 +34,10 @@ def inputs_key(files: Iterable[Path], options: object, root: Path | None = None)
     for path in sorted({Path(p) for p in files}, key=lambda p: str(p)):
         name = str(path.relative_to(root)) if root and path.is_relative_to(root) else path.name
         h.update(name.encode() + b"\0")
-        h.update(file_digest(path).encode() if path.is_file() else b"missing")
+        try:
+            h.update(file_digest(path).encode() if path.is_file() else b"missing")
+        except OSError:  # a file that cannot be read (locked, a device) is not an input pnp can use
+            h.update(b"unreadable")
     return h.hexdigest()
 
 

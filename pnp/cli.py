@@ -25,8 +25,8 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 GameArg = Annotated[
     Optional[list[str]],
@@ -39,17 +39,35 @@ EncodingOpt = Annotated[str, typer.Option(help="Text encoding of the CSV files, 
 DelimiterOpt = Annotated[Optional[str], typer.Option(help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
 
 
-def _templates(path: Path, display: str) -> tuple[Path, str] | None:
-    """The templates folder of a game (None when the manifest cannot be read for its id)."""
-    import tomllib
+def _delimiter(value: str | None) -> str | None:
+    """--delimiter as typed: one character, or tab written as 'tab' or a backslash-t."""
+    if value is None:
+        return None
+    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
+    value = named.get(value.lower(), value)
+    if len(value) != 1:
+        raise PnpError(f"--delimiter {value!r} is not one character",
+                       hint="use --delimiter ';', --delimiter , or --delimiter tab")
+    return value
 
-    from .games import templates_for
+
+def _game_id(path: Path) -> str | None:
+    """A game folder's id from its manifest, or None when it cannot be read (the check says why)."""
+    import tomllib
 
     try:
         gid = tomllib.loads((path / "game.toml").read_text(encoding="utf-8-sig"))["game"]["id"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return templates_for(path, display, str(gid))
+    return str(gid)
+
+
+def _templates(path: Path, display: str) -> tuple[Path, str] | None:
+    """The templates folder of a game (None when the manifest cannot be read for its id)."""
+    from .games import templates_for
+
+    gid = _game_id(path)
+    return None if gid is None else templates_for(path, display, gid)
 
 
 def _version(value: bool) -> None:
@@ -81,7 +99,7 @@ def list_games(games: GameArg = None, encoding: EncodingOpt = "utf-8", delimiter
     from .model import load_game
 
     for path, display in _games(games):
-        game = load_game(path, display, encoding=encoding, delimiter=delimiter)
+        game = load_game(path, display, encoding=encoding, delimiter=_delimiter(delimiter))
         table = Table(title=escape(f"{game.title}  ({game.id}, {game.players_min}-{game.players_max} players)"),
                       title_justify="left")
         table.add_column("component")
@@ -96,8 +114,8 @@ def list_games(games: GameArg = None, encoding: EncodingOpt = "utf-8", delimiter
                 size = f"{comp.card_size_name} ({comp.card_size})"
             elif comp.table_display:
                 size = comp.table_display.split("/")[-1]
-            table.add_row(comp.id, comp.kind, comp.name, str(len(comp.rows)) if comp.table else "",
-                          str(comp.pieces) if comp.kind != "table" else "", size)
+            table.add_row(escape(comp.id), comp.kind, escape(comp.name), str(len(comp.rows)) if comp.table else "",
+                          str(comp.pieces) if comp.kind != "table" else "", escape(size))
         table.add_section()
         table.add_row("total", "", "", "", str(game.pieces), "")
         out.print(table)
@@ -108,7 +126,7 @@ def list_games(games: GameArg = None, encoding: EncodingOpt = "utf-8", delimiter
             for t in game.totals:
                 have = game.count(t)
                 mark = "" if have == t.count else "  [red]differs[/red]"
-                stated.add_row(t.label, str(t.count), f"{have}{mark}", t.source)
+                stated.add_row(escape(t.label), str(t.count), f"{have}{mark}", escape(t.source))
             out.print(stated)
         out.print()
 
@@ -135,7 +153,7 @@ def check(
     results = []
     for path, display in _games(games):
         results.append(check_game_full(path, display, _templates(path, display), encoding=encoding,
-                                       delimiter=delimiter))
+                                       delimiter=_delimiter(delimiter)))
     bad = any(failing(r.findings, strict) for r in results)
     analyses: dict = {}
     written: dict = {}
@@ -235,7 +253,12 @@ def build(
     from .build import BuildJob, run_jobs
 
     jobs = [BuildJob(path, display, _templates(path, display), output, opts, force, max_image_pixels,
-                     encoding, delimiter) for path, display in _games(games)]
+                     encoding, _delimiter(delimiter)) for path, display in _games(games)]
+    ids = [_game_id(job.path) for job in jobs]
+    for gid in ids:
+        if gid is not None and ids.count(gid) > 1:
+            raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
+                           hint="build them one at a time with different --output folders, or change one id")
     failed = False
     failing = {"error", "warning"} if strict else {"error"}
     for job, outcome in zip(jobs, run_jobs(jobs)):

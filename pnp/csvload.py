@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
+
+csv.field_size_limit(16 * 1024 * 1024)  # a cell may hold a long rules text; 16 MB is plenty
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +58,14 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
     """
     if data.startswith(BOM):
         data = data[len(BOM) :]
+    if data[:4] == b"PK\x03\x04":
+        raise DataError("this is a spreadsheet workbook (.xlsx or .ods), not a CSV file",
+                        location=Location(display),
+                        hint="export the sheet as CSV: File > Save As (or Download) > CSV UTF-8")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") and encoding.lower().replace("-", "") == "utf8":
+        raise DataError("the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8",
+                        location=Location(display),
+                        hint="save the sheet as 'CSV UTF-8', or pass --encoding utf-16")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -67,8 +77,9 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
             hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8; "
             "LibreOffice: Character set Unicode (UTF-8))",
         ) from None
-    except LookupError:
-        raise DataError(f"unknown text encoding {encoding!r}", location=Location(display)) from None
+    except (LookupError, UnicodeError):
+        raise DataError(f"unknown text encoding {encoding!r}", location=Location(display),
+                        hint="for example utf-8, cp1252, latin-1, utf-16") from None
 
 
 def read_csv(
@@ -94,16 +105,29 @@ def read_csv(
     except OSError as exc:
         raise DataError(f"cannot read file: {exc.strerror}", location=Location(display)) from None
     text = decode(data, display, encoding)
+    text_lines = text.splitlines()
+    skip_sep = 0
+    if text_lines and text_lines[0].strip().lower().startswith("sep=") and len(text_lines[0].strip()) == 5:
+        # Excel writes "sep=;" as the first line to name the delimiter
+        delimiter = delimiter or text_lines[0].strip()[4]
+        skip_sep = 1
+        text = text.split("\n", 1)[1] if "\n" in text else ""
     if delimiter is None:
-        first = text.splitlines()[0] if text else ""
-        delimiter = ";" if (";" in first and "," not in first) else ","
+        first = next((ln for ln in text_lines[skip_sep:] if ln.strip()), "")
+        counts = {d: first.count(d) for d in (",", ";", "\t")}
+        delimiter = max(counts, key=lambda d: (counts[d], d == ","))
+        if counts[delimiter] == 0:
+            delimiter = ","
+    if len(delimiter) != 1:
+        raise DataError(f"the delimiter {delimiter!r} is not one character", location=Location(display),
+                        hint="use --delimiter ';' or --delimiter tab")
 
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
     records: list[RawRecord] = []
     blank: list[int] = []
     trimmed: list[str] = []
-    last_line = 0
+    last_line = skip_sep
     while True:
         start = last_line + 1
         try:
@@ -116,7 +140,7 @@ def read_csv(
                 location=Location(display, start),
                 hint="a quoted cell is probably not closed; check the quotes on this row",
             ) from None
-        last_line = reader.line_num
+        last_line = reader.line_num + skip_sep
         if not cells or all(not c.strip() for c in cells):
             if header is not None:
                 blank.append(start)
@@ -129,6 +153,8 @@ def read_csv(
         if header is None:
             header = _read_header(cells, display, start, trimmed)
             continue
+        if len(cells) > len(header) and not any(c.strip() for c in cells[len(header):]):
+            cells = cells[:len(header)]  # spreadsheets export trailing empty cells
         if len(cells) != len(header):
             _wrong_width(cells, header, display, start, lines)
         records.append(RawRecord(start, cells, lines))
@@ -139,6 +165,8 @@ def read_csv(
 
 
 def _read_header(cells: list[str], display: str, line: int, trimmed: list[str]) -> list[str]:
+    while len(cells) > 1 and not cells[-1].strip():  # spreadsheets export trailing empty columns
+        cells = cells[:-1]
     names: list[str] = []
     seen: dict[str, int] = {}
     for index, raw in enumerate(cells, start=1):

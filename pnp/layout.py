@@ -40,6 +40,8 @@ _BOX_KEYS = {
     "x2", "y2", "z",
     "layout", "item_x", "item_y", "item_width", "item_height", "item_rotate",
 }
+REPEAT_CELLS = 20_000
+"""Most cells the repeat boxes of one piece may draw in all (a board's track has tens)."""
 REPEAT_DEPTH = 8
 """How deeply ``repeat`` boxes may nest (a layout repeating itself is stopped here)."""
 
@@ -116,15 +118,65 @@ class LayoutSet:
         return self.layouts[name]
 
 
+TEMPLATE_LIMIT = 10_000
+"""Largest number a template may pass to a function or filter, largest range it may loop over,
+and largest string or list it may build by multiplication: a card needs far less, and larger
+values are typos or attempts to exhaust the machine."""
+
+
+def _limited(value, what: str):
+    from jinja2.exceptions import SecurityError
+
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > TEMPLATE_LIMIT:
+        raise SecurityError(f"{what} {value} is larger than templates allow ({TEMPLATE_LIMIT})")
+    return value
+
+
 def _env():
     from jinja2 import StrictUndefined
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                        keep_trailing_newline=False,
-                                        finalize=lambda v: "" if v is None else v)
+    class Sandbox(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**":
+                _limited(right, "the power")
+                result = left ** right
+                _limited(result, "the result")
+                return result
+            for a, b in ((left, right), (right, left)):
+                if isinstance(a, (str, list, tuple)) and isinstance(b, int) and len(a) * b > TEMPLATE_LIMIT:
+                    from jinja2.exceptions import SecurityError
+
+                    raise SecurityError(f"a string or list of {len(a) * b} items is longer than templates allow")
+            return left * right
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's signature)
+            for value in list(args) + list(kwargs.values()):
+                _limited(value, "the number")
+            return super().call(__context, __obj, *args, **kwargs)
+
+    env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
+                  finalize=lambda v: "" if v is None else v)
+    env.globals.pop("lipsum", None)
+    env.globals["range"] = lambda *a: range(*[_limited(x, "the range bound") for x in a])
+    for name in ("center", "indent", "wordwrap", "truncate", "format", "batch", "slice", "round"):
+        env.filters[name] = _guard_filter(env.filters[name])
     env.filters["pips"] = pips
     return env
+
+
+def _guard_filter(fn):
+    import functools
+
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        for value in list(args[1:]) + list(kwargs.values()):
+            _limited(value, "the number")
+        return fn(*args, **kwargs)
+
+    return guarded
 
 
 _ENV = None
@@ -137,6 +189,9 @@ def env():
         _ENV = _env()
     return _ENV
 
+
+_RTL_RE = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
+"""Arabic-script characters, which need shaping and right-to-left ordering the PDF text lacks."""
 
 _COMPILED: dict[str, Any] = {}
 """Compiled templates and expressions by their source, shared by every renderer of the process
@@ -183,10 +238,51 @@ def _length(value: Any, display: str, key: str) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
         return 0.0
     try:
-        return parse_length(str(value))
+        length = parse_length(str(value))
     except ValueError as exc:
         raise LayoutError(str(exc), location=Location(display, column_name=key),
                           hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
+    if not math.isfinite(length) or abs(length) > MAX_LENGTH:
+        raise LayoutError(f"{value!r} is not a usable length", location=Location(display, column_name=key),
+                          hint="layout lengths are at most 5 m")
+    return length
+
+
+MAX_LENGTH = 5000 * 72 / 25.4
+"""Longest length a layout may give (5 m): anything larger is a typo."""
+
+_CHOICES = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"),
+            "fit": ("cover", "contain")}
+_NUMBERS = {"size": (0.5, 1000.0), "min_size": (0.5, 1000.0), "leading": (0.5, 5.0)}
+_NOT_NEGATIVE = ("stroke_width", "radius", "icon_size", "spacing")
+
+
+def _check_settings(props: dict, display: str, key: str) -> None:
+    """Refuse setting values of the wrong kind at load time, naming the key."""
+    for name, (low, high) in _NUMBERS.items():
+        if name in props:
+            value = props[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or not low <= value <= high:
+                raise LayoutError(f"{name} must be a number from {low:g} to {high:g}, not {value!r}",
+                                  location=Location(display, column_name=f"{key}.{name}"),
+                                  hint="text sizes are points, written without a unit: size = 12")
+    if "size" in props and "min_size" in props and props["min_size"] > props["size"]:
+        raise LayoutError(f"min_size {props['min_size']!r} is larger than size {props['size']!r}",
+                          location=Location(display, column_name=f"{key}.min_size"))
+    for name, allowed in _CHOICES.items():
+        value = props.get(name)
+        if value is not None and not (isinstance(value, str) and ("{{" in value or value in allowed)):
+            close = difflib.get_close_matches(str(value), allowed, n=1, cutoff=0.5)
+            raise LayoutError(f"{name} {value!r} is not one of {', '.join(allowed)}",
+                              location=Location(display, column_name=f"{key}.{name}"),
+                              hint=f"did you mean {close[0]!r}?" if close else None)
+    if "z" in props and (isinstance(props["z"], bool) or not isinstance(props["z"], int)):
+        raise LayoutError(f"z must be a whole number, not {props['z']!r}",
+                          location=Location(display, column_name=f"{key}.z"))
+    for name in _NOT_NEGATIVE:
+        if isinstance(props.get(name), float) and props[name] < 0:
+            raise LayoutError(f"{name} cannot be negative", location=Location(display, column_name=f"{key}.{name}"))
 
 
 def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
@@ -202,9 +298,12 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         raise LayoutError(f"no {filename}", location=Location(display),
                           hint=f"each game's designs live in templates/<game>/{filename}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"not valid TOML: {exc}", location=Location(display)) from None
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"not UTF-8 text (byte offset {exc.start})", location=Location(display),
+                          hint="save the file as UTF-8") from None
     for key in data:
         if key not in ("layouts", "icons", "safe_zone"):
             raise LayoutError(f"unknown top-level setting {key!r}", location=Location(display, column_name=key),
@@ -212,11 +311,31 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
     raw_layouts = data.get("layouts", {})
     icons = {}
+    if not isinstance(data.get("icons", {}), dict) or not isinstance(data.get("layouts", {}), dict):
+        raise LayoutError("icons and layouts must be tables", location=Location(display),
+                          hint="write [icons.NAME] and [layouts.NAME] tables")
     for name, spec in data.get("icons", {}).items():
+        where = f"icons.{name}"
+        if not isinstance(spec, dict):
+            raise LayoutError(f"icon {name!r} must be a table", location=Location(display, column_name=where),
+                              hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
         unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image", "label_scale"}
         if unknown:
             raise LayoutError(f"unknown icon setting {sorted(unknown)[0]!r}",
-                              location=Location(display, column_name=f"icons.{name}"))
+                              location=Location(display, column_name=where))
+        for key, value in spec.items():
+            ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2) \
+                if key == "label_scale" else isinstance(value, str)
+            if not ok:
+                raise LayoutError(f"{key} {value!r} has the wrong kind of value",
+                                  location=Location(display, column_name=f"{where}.{key}"),
+                                  hint="label_scale is a number from 0 to 2; every other icon setting is text in quotes")
+        if spec.get("shape", "circle") not in SHAPES:
+            raise LayoutError(f"shape {spec['shape']!r} is not one of {', '.join(SHAPES)}",
+                              location=Location(display, column_name=f"{where}.shape"))
+        if spec.get("font", "sans-bold") not in fonts.FONT_FILES:
+            raise LayoutError(f"unknown font {spec['font']!r}", location=Location(display, column_name=f"{where}.font"),
+                              hint="fonts: " + ", ".join(fonts.FONT_FILES))
         icons[name] = Icon(name=name, **spec)
     resolved: dict[str, Layout] = {}
 
@@ -230,6 +349,12 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                               location=Location(display, column_name=f"layouts.{chain[-1]}.extends"),
                               hint=f"did you mean {close[0]!r}?" if close else None)
         spec = raw_layouts[name]
+        if not isinstance(spec, dict) or not isinstance(spec.get("boxes", {}), dict) or \
+                not all(isinstance(b, dict) for b in spec.get("boxes", {}).values()) or \
+                not isinstance(spec.get("extends", ""), str):
+            raise LayoutError(f"layout {name!r} is not laid out as tables",
+                              location=Location(display, column_name=f"layouts.{name}"),
+                              hint=f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables')
         merged: dict[str, Any] = {"boxes": {}, "origins": {}, "background_origin": name}
         if "extends" in spec:
             parent = resolve(spec["extends"], chain + (name,))
@@ -282,6 +407,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                                           location=Location(display, column_name=key),
                                           hint='give x, y, width and height with units, or area = "trim"')
             props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
+            _check_settings(props, display, key)
             for lk in ("x2", "y2", "radius", "stroke_width", "icon_size", "spacing", "item_width", "item_height"):
                 if lk in props:
                     props[lk] = _length(props[lk], display, f"{key}.{lk}")
@@ -389,6 +515,10 @@ class Renderer:
             message, hint = (exc.args + (None,))[:2] if isinstance(exc, ValueError) else (str(exc), None)
             raise LayoutError(f"{message}", location=Location(self.layouts.display, column_name=where),
                               hint=hint) from None
+        except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
+            raise LayoutError(f"the template failed for this card: {type(exc).__name__}: {exc}",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint="guard the expression for this card's values, e.g. with an if") from None
 
     def expression(self, raw: str, ctx: dict, where: str) -> Any:
         """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
@@ -419,6 +549,10 @@ class Renderer:
             args = exc.args if isinstance(exc, ValueError) and len(exc.args) == 2 else (str(exc), None)
             raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
                               hint=args[1]) from None
+        except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
+            raise LayoutError(f"the expression failed for this card: {type(exc).__name__}: {exc}",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint="guard the expression for this card's values") from None
 
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
@@ -532,6 +666,8 @@ class Renderer:
         """
         x, y, w, h = trim
         layout = self.layouts.get(piece.layout, piece.label)
+        if not getattr(self, "_repeat_depth", 0):
+            self._repeat_cells = 0
         bl, bb, br, bt = bleed
         c.saveState()
         path = c.beginPath()
@@ -614,7 +750,14 @@ class Renderer:
             items = self.expression(str(p.get("items", "[]")), ctx, f"{where}.items")
             if isinstance(items, str):
                 items = [items] if items else []
+            if items is not None and not isinstance(items, (list, tuple)):
+                raise LayoutError(f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list of icon names",
+                                  location=Location(self.layouts.display, column_name=f"{where}.items"),
+                                  hint="for 3 copies of an icon write  ['fire'] * cost ; for a cost use  cost | pips")
             items = [str(i) for i in (items or [])]
+            if len(items) > 200:
+                raise LayoutError(f"items gives {len(items)} icons; a row holds at most 200",
+                                  location=Location(self.layouts.display, column_name=f"{where}.items"))
             size = p.get("icon_size", min(bw, bh))
             spacing = p.get("spacing", size * 0.15)
             self._icon_row(c, items, (bx, by, bw, bh), size, spacing, str(p.get("align", "center")), piece, box)
@@ -655,6 +798,13 @@ class Renderer:
             raise LayoutError(f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list",
                               location=Location(self.layouts.display, column_name=f"{where}.items"),
                               hint="give a list: a table's rows (rows, tables.spaces) or range(0, 10)")
+        items = list(items)
+        self._repeat_cells = getattr(self, "_repeat_cells", 0) + len(items)
+        if self._repeat_cells > REPEAT_CELLS:
+            self._repeat_cells = 0
+            raise LayoutError(f"repeat boxes draw more than {REPEAT_CELLS} cells for {piece.label}",
+                              location=Location(self.layouts.display, column_name=f"{where}.items"),
+                              hint="a repeat box draws one cell per item; check items and nested repeats")
         sub = self.layouts.get(str(p["layout"]), f"{where}.layout")
         bx, by, bw, bh = rect
         w, h = p["item_width"], p["item_height"]
@@ -783,6 +933,14 @@ class Renderer:
                 self.findings.append(Finding("warning", "preflight.missing-glyph", f"{who} ({box.name})",
                                              f"the font {font} has no glyph for {chars}",
                                              hint="use a character the font has, or another font"))
+        if _RTL_RE.search(text):
+            key = (who, box.name, "rtl")
+            if key not in self._seen:
+                self._seen.add(key)
+                self.findings.append(Finding(
+                    "warning", "preflight.right-to-left", f"{who} ({box.name})",
+                    "Arabic-script text is drawn left to right without joined letter forms",
+                    hint="set that text as an image, or keep it off the card"))
         paragraphs = self._words(text, font)
 
         def fits(size_pt: float):
@@ -966,7 +1124,7 @@ class Renderer:
         if path.suffix.lower() == ".svg":
             art = self._images.get(path)
             if art is None:
-                art = load_svg(path, piece.label, rel)
+                art = load_svg(path, piece.label, rel, self.game_dir)
                 self._images[path] = art
                 for problem in art.problems:
                     self.findings.append(Finding("warning", "preflight.svg-unsupported", where,

@@ -29,10 +29,10 @@ COLUMN_TYPES = ("id", "str", "text", "int", "float", "bool", "enum", "list", "re
 
 TRUE_WORDS = {"yes", "y", "true", "1", "x"}
 FALSE_WORDS = {"no", "n", "false", "0"}
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-_COLOR_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
-_INT_RE = re.compile(r"^[+-]?\d+$")
-_FLOAT_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*\Z")
+_COLOR_RE = re.compile(r"#[0-9A-Fa-f]{6}\Z")
+_INT_RE = re.compile(r"[+-]?[0-9]+\Z")
+_FLOAT_RE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
 MAX_ERRORS = 50
 COPIES_CAP = 200
 """Default largest copy count of one row before it is treated as a typo (see load_game)."""
@@ -272,6 +272,12 @@ def _parse_column(m: _Manifest, where: str, name: str, spec: Any) -> ColumnSpec:
         raise m.error(f"{where}.{name}.values", f"enum column {name!r} needs its allowed values",
                       hint='add values = ["red", "green"]')
     ref = m.get(spec, "ref", f"{where}.{name}", str, False)
+    low = m.get(spec, "min", f"{where}.{name}", (int, float), False)
+    high = m.get(spec, "max", f"{where}.{name}", (int, float), False)
+    if low is not None and high is not None and low > high:
+        raise m.error(f"{where}.{name}.min", f"min {low} is larger than max {high}")
+    if m.get(spec, "separator", f"{where}.{name}", str, False, ";") == "":
+        raise m.error(f"{where}.{name}.separator", "the separator is empty", hint='use separator = ";"')
     if ctype == "ref" and not ref:
         raise m.error(f"{where}.{name}.ref", f"ref column {name!r} must name the component it refers to",
                       hint='add ref = "component-id"')
@@ -348,6 +354,21 @@ def _parse_component(m: _Manifest, game_dir: Path, display_root: str, cid: str,
     if kind == "deck" and not (data.get("back") or data.get("back_column")):
         raise m.error(f"{where}.back", f"deck {cid!r} needs a back or a back_column",
                       hint='name the deck back layout, for example back = "red-back"')
+    for key in data:
+        if key not in _COMPONENT_KEYS:
+            close = difflib.get_close_matches(key, sorted(_COMPONENT_KEYS), n=1, cutoff=0.8)
+            if close:  # a misspelt setting would otherwise be kept as an option nobody reads
+                raise m.error(f"{where}.{key}", f"unknown setting {key!r}", hint=f"did you mean {close[0]!r}?")
+    if copies_column is None and "copies" in columns and "copies" not in data:
+        raise m.error(f"{where}.copies_column",
+                      f"{cid!r} declares a column 'copies' but no copies_column, so every row would count once",
+                      hint='add copies_column = "copies", or rename the column if it means something else')
+    for key in ("back_column", "layout_column", "back", "layout"):
+        if key in data and not isinstance(data[key], str):
+            raise m.error(f"{where}.{key}", f"{key} must be a name in quotes, not {data[key]!r}")
+    if "max_copies" in data and (not isinstance(data["max_copies"], int) or isinstance(data["max_copies"], bool)
+                                 or data["max_copies"] < 1):
+        raise m.error(f"{where}.max_copies", f"max_copies must be a whole number of at least 1, not {data['max_copies']!r}")
     options = {k: v for k, v in data.items() if k not in _COMPONENT_KEYS}
     ignore = m.get(data, "ignore_columns", where, list, False, [])
     options["ignore_columns"] = [str(c) for c in ignore]
@@ -613,13 +634,25 @@ def load_game(path: Path | str, display_root: str | None = None, *, encoding: st
             raise m.error(f"{where}.component", f"no component {comp_id!r}",
                           hint=_suggest(comp_id, components) or None)
         filt = m.get(t, "where", where, dict, False, {})
-        for col in filt:
+        for col, want in filt.items():
             if col not in components[comp_id].columns:
                 raise m.error(f"{where}.where.{col}", f"{col!r} is not a column of {comp_id!r}",
                               hint=_suggest(col, components[comp_id].columns) or None)
+            spec = components[comp_id].columns[col]
+            kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(spec.type, (str,))
+            if isinstance(want, bool) != (bool in kinds) or not isinstance(want, kinds):
+                example = {"int": "3", "float": "2.5", "bool": "true"}.get(spec.type, '"red"')
+                raise m.error(f"{where}.where.{col}",
+                              f"{col!r} is a {spec.type} column, so {want!r} would never match",
+                              hint=f"write the value as a {spec.type}, e.g. {col} = {example}")
         count = m.get(t, "count", where, int)
         totals.append(StatedTotal(comp_id, count, m.get(t, "label", where, str),
                                   m.get(t, "source", where, str), tuple(filt.items())))
+    colors = m.get(data, "colors", "", dict, False, {})
+    for name, value in colors.items():
+        if not isinstance(value, str) or not _COLOR_RE.match(value):
+            raise m.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
+                          hint='for example red = "#C0392B"')
     game = Game(gid, m.get(game_table, "title", "game", str), game_dir, players[0], players[1],
                 components, totals, data, display_root)
     errors: list[DataError] = []

@@ -214,6 +214,10 @@ class BoardPlan:
         return [b for b in self.bands() if tile.label in (b.first, b.second)]
 
 
+MAX_TILES = 64
+"""Most sheets one board may be tiled over (a 1 m square board on Letter needs 25)."""
+
+
 def _count(length: float, window: float, overlap: float) -> int:
     if length <= window + _EPS:
         return 1
@@ -261,6 +265,10 @@ def plan_board(board: Size, paper: Size, *, margin: float, bleed: float,
         raise BuildError(f"an overlap of {to_mm(overlap):g} mm leaves no room on {paper} paper",
                          hint="use a smaller overlap or larger paper")
     sheet, cols, rows, lx, ly = best
+    if cols * rows > MAX_TILES:
+        raise BuildError(f"a board of {board} needs {cols * rows} sheets ({cols} x {rows}) on {paper} paper",
+                         hint=f"boards over {MAX_TILES} sheets are refused as a likely typo in the size; "
+                         "check the board's size in game.toml")
     w = (lx + (cols - 1) * overlap) / cols
     h = (ly + (rows - 1) * overlap) / rows
     return BoardPlan(board, sheet, margin, bleed, overlap, guide, cols, rows, w, h,
