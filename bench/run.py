@@ -1,0 +1,948 @@
+"""The pnp benchmark: one command, every measurement, medians of several runs.
+
+    python bench/run.py                 # full size, 5 runs, prints a Markdown report
+    python bench/run.py --runs 3 --update-results   # also rewrites the table in bench/RESULTS.md
+    python bench/run.py --quick         # the CI smoke size: small decks, one run
+    python bench/run.py --profile DIR   # cProfile the 1,280-card build, pnp check and pnp --help
+
+Every measurement is a whole process (start-up included), started with ``subprocess`` and
+reaped with ``os.wait4`` so each run has its own wall time, CPU time (user + system, including
+any processes it started and waited for) and peak resident memory (``ru_maxrss``: the largest of
+the process and its waited-for children, not their sum). Stages:
+
+``help``, ``check``
+    ``pnp --help`` and ``pnp check`` of every bundled game.
+``games``
+    ``pnp build --force`` of every bundled game into a fresh folder: whatever ``pnp build``
+    builds (cards, boards, tokens, rulebooks...) is measured, and its files are listed by kind.
+``games_nochange``
+    ``pnp build`` again into the same folder: an incremental build with nothing changed.
+``deck_sheet``, ``deck``, ``deck_x10``
+    ``pnp build --force --no-contact-sheets`` of the Periodic Shed draw deck (one sheet, the
+    128 cards, and the deck ten times over with every copy's text distinct), in a game folder
+    made for the run from ``card_data/periodic-shed`` and ``templates/periodic-shed``.
+``raw_deck``, ``raw_deck_x10``
+    ``bench/raw_reportlab.py`` drawing the same cards on the same sheets: the floor.
+``images`` (once)
+    a generated deck whose every face shows the same PNG and every back another: the PDF must
+    embed each image once.
+
+Each run takes the stages in turn, and the pnp/raw pairs in alternating order, so a ratio is
+taken between two processes that ran side by side. Results go to a JSON file (``--json``) and a
+Markdown report (stdout, and ``--update-results`` rewrites the generated part of
+bench/RESULTS.md between its markers). Exit status 1 when a build failed, 0 otherwise; timing
+goals never change the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import io
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+SOURCE_GAME = ROOT / "card_data" / "periodic-shed"
+SOURCE_LAYOUTS = ROOT / "templates" / "periodic-shed" / "layouts.toml"
+RESULTS_MD = BENCH / "RESULTS.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+GOALS = {
+    "deck_ratio": 2.0,  # pnp / raw reportlab, wall, whole process
+    "linear": 1.25,  # marginal CPU per card, large deck over small deck
+    "memory": 1.25,  # peak memory, x10 deck over the base deck
+    "games_wall": 3.0,  # s
+    "check_wall": 0.5,  # s
+    "help_wall": 0.3,  # s
+    "back_share": 0.10,  # bytes drawing the backs per card, pnp over the floor (which draws each)
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring one process
+
+@dataclass
+class Sample:
+    """One process: wall and CPU seconds, peak resident MiB, bytes written, exit status."""
+
+    wall: float
+    cpu: float
+    rss_mib: float
+    bytes: int
+    rc: int
+    tail: str = ""
+
+    def as_dict(self) -> dict:
+        return {"wall": round(self.wall, 4), "cpu": round(self.cpu, 4), "rss_mib": round(self.rss_mib, 1),
+                "bytes": self.bytes, "rc": self.rc}
+
+
+def run_process(argv: list[str], cwd: Path, out_paths: list[Path] = ()) -> Sample:
+    """Run ``argv`` to completion; measure it with os.wait4. ``out_paths``: files or folders
+    whose size (in bytes, recursively) is the stage's output size."""
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        tail = log.read().decode("utf-8", "replace")[-2000:]
+    size = sum(_size(p) for p in out_paths)
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, size, proc.returncode, tail)
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return 0
+
+
+def pnp_command() -> list[str]:
+    """The `pnp` console script beside this interpreter, else ``python -m pnp.cli``."""
+    script = Path(sys.executable).with_name("pnp")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "pnp.cli"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Game folders made for the run
+
+FALLBACK_LAYOUTS = """\
+# Simple layouts used when templates/periodic-shed/layouts.toml is missing or does not load.
+[layouts.element]
+background = "white"
+[layouts.element.boxes.frame]
+type = "rect"
+area = "bleed"
+fill = "family_{{ family | replace('-', '_') }}"
+[layouts.element.boxes.panel]
+type = "rect"
+x = "4mm"
+y = "4mm"
+width = "55.5mm"
+height = "80.9mm"
+radius = "2mm"
+fill = "white"
+[layouts.element.boxes.symbol]
+type = "text"
+text = "{{ symbol }}"
+x = "6mm"
+y = "20mm"
+width = "51.5mm"
+height = "25mm"
+font = "sans-bold"
+size = 48
+align = "center"
+valign = "middle"
+[layouts.element.boxes.title]
+type = "text"
+text = "{{ title }}"
+x = "6mm"
+y = "50mm"
+width = "51.5mm"
+height = "10mm"
+font = "sans-bold"
+size = 14
+align = "center"
+[layouts.action]
+extends = "element"
+[layouts.action.boxes.frame]
+fill = "action_fission"
+[layouts.action.boxes.symbol]
+text = "{{ title }}"
+size = 20
+[layouts.action.boxes.title]
+text = "{{ rule_text }}"
+y = "50mm"
+height = "30mm"
+font = "sans"
+size = 9
+min_size = 6
+align = "left"
+[layouts.periodic-back]
+background = "deck_back"
+[layouts.periodic-back.boxes.title]
+type = "text"
+text = "PERIODIC SHED"
+x = "5mm"
+y = "40mm"
+width = "53.5mm"
+height = "10mm"
+font = "sans-bold"
+size = 18
+align = "center"
+color = "white"
+[layouts.reference-back]
+extends = "periodic-back"
+"""
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+
+
+def dump_toml(data: dict, prefix: str = "") -> str:
+    """``data`` (as tomllib reads it: no dates) written as TOML: tables as ``[a.b]`` sections,
+    lists of tables as ``[[a]]`` (their own tables inline), everything else as values."""
+    plain = [(k, v) for k, v in data.items() if not isinstance(v, dict)
+             and not (isinstance(v, list) and v and all(isinstance(x, dict) for x in v))]
+    lines = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in plain]
+    out = []
+    if lines:
+        out.append((f"[{prefix}]\n" if prefix else "") + "\n".join(lines) + "\n")
+    for k, v in data.items():
+        name = f"{prefix}.{_toml_key(k)}" if prefix else _toml_key(k)
+        if isinstance(v, dict):
+            out.append(dump_toml(v, name) if v else f"[{name}]\n")
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for item in v:
+                body = "".join(f"{_toml_key(kk)} = {_toml_value(vv)}\n" for kk, vv in item.items())
+                out.append(f"[[{name}]]\n{body}")
+    return "\n".join(out)
+
+
+def deck_manifest(manifest: dict) -> dict:
+    """A copy of ``manifest`` that builds the decks only: no ``[[totals]]`` (they state the
+    published game's counts), no component other than decks and reference tables, and no
+    printed sheet of a table (boards and rulebooks are measured with the bundled games)."""
+    out = {k: v for k, v in manifest.items() if k != "totals"}
+    comps = {}
+    for cid, comp in manifest.get("components", {}).items():
+        if comp.get("kind") == "deck":
+            comps[cid] = comp
+        elif comp.get("kind") == "table":
+            comps[cid] = {k: v for k, v in comp.items() if k != "sheet"}
+    out["components"] = comps
+    return out
+
+
+def make_deck(dest: Path, cards: int, scale: int, layouts: str | None) -> int:
+    """Write a Periodic Shed game folder at ``dest`` whose draw deck is the first ``cards``
+    cards of ``card_data/periodic-shed/cards.csv``, ``scale`` times over.
+
+    Copy 1 keeps the original rows; copy k > 1 gets ids ``<id>.<k>``, titles ``<title> <k>``
+    and (action cards) rule text ending ``(set k)``, so every card's text is distinct. Rows
+    past ``cards`` keep copies 0 (other tables refer to them); the reference deck gets copies
+    0; the manifest keeps the decks and tables only (:func:`deck_manifest`). ``layouts``: the
+    text of ``templates/layouts.toml`` (None copies the bundled one). Returns the number of
+    cards the deck prints.
+    """
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(SOURCE_GAME, dest, ignore=shutil.ignore_patterns("*.md"))
+    manifest = dest / "game.toml"
+    wanted = deck_manifest(tomllib.loads(manifest.read_text(encoding="utf-8")))
+    text = dump_toml(wanted)
+    if tomllib.loads(text) != wanted:
+        raise RuntimeError("bench: the deck's game.toml did not survive writing")  # a bug in dump_toml
+    manifest.write_text(text, encoding="utf-8")
+    with open(dest / "cards.csv", encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields, rows = reader.fieldnames, list(reader)
+    printed = [r for r in rows if int(r["copies"] or 0) > 0][:cards]
+    keep = {id(r) for r in printed}
+    out_rows = [dict(r, copies=r["copies"] if id(r) in keep else "0") for r in rows]
+    for k in range(2, scale + 1):
+        for r in printed:
+            extra = dict(r, id=f"{r['id']}.{k}", title=f"{r['title']} {k}")
+            if r["rule_text"]:
+                extra["rule_text"] = f"{r['rule_text']} (set {k})"
+            out_rows.append(extra)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(out_rows)
+    (dest / "cards.csv").write_text(buf.getvalue(), encoding="utf-8")
+    ref = dest / "reference_cards.csv"
+    if ref.is_file():
+        with open(ref, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            rfields, rrows = reader.fieldnames, [dict(r, copies="0") for r in reader]
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=rfields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rrows)
+        ref.write_text(buf.getvalue(), encoding="utf-8")
+    (dest / "templates").mkdir()
+    target = dest / "templates" / "layouts.toml"
+    if layouts is None:
+        shutil.copyfile(SOURCE_LAYOUTS, target)
+    else:
+        target.write_text(layouts, encoding="utf-8")
+    return sum(int(r["copies"] or 0) for r in out_rows)
+
+
+def layouts_problem(game_dir: Path) -> str | None:
+    """Why ``game_dir/templates/layouts.toml`` does not load with pnp (None when it loads)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from pnp.errors import PnpError
+        from pnp.layout import load_layouts
+
+        colors = tomllib.loads((game_dir / "game.toml").read_text(encoding="utf-8")).get("colors", {})
+        load_layouts(game_dir / "templates", "layouts.toml", colors)
+    except PnpError as exc:
+        return exc.render()[:200]
+    except Exception as exc:  # a layout file mid-edit can fail in any way; the bench goes on
+        return f"{type(exc).__name__}: {exc}"[:200]
+    finally:
+        sys.path.remove(str(ROOT))
+    return None
+
+
+IMAGE_GAME = """\
+[game]
+id = "image-reuse"
+title = "Image reuse"
+players = [2, 4]
+
+[components.cards]
+kind = "deck"
+name = "Art cards"
+table = "cards.csv"
+id_column = "id"
+copies_column = "copies"
+card_size = "poker"
+back = "back"
+layout = "face"
+
+[components.cards.columns]
+id = "id"
+title = "str"
+copies = { type = "int", min = 0 }
+"""
+
+IMAGE_LAYOUTS = """\
+[layouts.face]
+background = "white"
+[layouts.face.boxes.art]
+type = "image"
+image = "art/face.png"
+area = "bleed"
+fit = "cover"
+[layouts.face.boxes.title]
+type = "text"
+text = "{{ title }}"
+x = "5mm"
+y = "70mm"
+width = "53.5mm"
+height = "10mm"
+font = "sans-bold"
+size = 14
+align = "center"
+
+[layouts.back]
+background = "white"
+[layouts.back.boxes.art]
+type = "image"
+image = "art/back.png"
+area = "bleed"
+fit = "cover"
+"""
+
+
+def make_image_game(dest: Path, cards: int) -> int:
+    """A deck of ``cards`` cards whose faces all show art/face.png and backs art/back.png
+    (two 300 dpi poker-size PNGs made with Pillow). Returns the number of distinct images."""
+    from PIL import Image, ImageDraw
+
+    (dest / "art").mkdir(parents=True)
+    (dest / "templates").mkdir()
+    for name, colour in (("face", (200, 60, 40)), ("back", (30, 40, 90))):
+        image = Image.new("RGB", (825, 1125), colour)
+        draw = ImageDraw.Draw(image)
+        for i in range(0, 825, 75):
+            draw.line([(i, 0), (825 - i, 1125)], fill=(255, 255, 255), width=9)
+        image.save(dest / "art" / f"{name}.png")
+    (dest / "game.toml").write_text(IMAGE_GAME, encoding="utf-8")
+    (dest / "templates" / "layouts.toml").write_text(IMAGE_LAYOUTS, encoding="utf-8")
+    lines = ["id,title,copies"] + [f"card-{i},Card {i},1" for i in range(1, cards + 1)]
+    (dest / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 2
+
+
+_DO = re.compile(rb"(/[^\s/\[\]()<>{}%]+)\s+Do\b")
+
+
+def pdf_stats(pdf: Path) -> dict:
+    """What a cards PDF holds (pages 1-2 are the calibration pair, then front, back, ...).
+
+    - ``image_distinct``: image XObjects reachable from the pages, forms included, each once;
+      ``image_placements``: images drawn when every page is rendered (an image in a form
+      placed 27 times counts 27 times).
+    - ``form_distinct`` / ``form_placements``: the same for form XObjects.
+    - ``front_sheet_bytes`` / ``back_sheet_bytes``: mean decompressed content of a front / back
+      sheet page itself.
+    - ``back_bytes_total`` / ``front_bytes_total``: everything that draws the back (front)
+      sheets: their pages' content plus every form they reach, each form counted once. Divided
+      by the cards, it tells whether a back is stored once (tens of bytes a card) or drawn for
+      every card (kilobytes a card).
+
+    Needs pypdf (the test extra); without it only image dictionaries are counted, from the
+    file's bytes.
+    """
+    try:
+        from pypdf import PdfReader
+    except ImportError:
+        data = pdf.read_bytes()
+        return {"reader": "regex", "image_distinct": len(re.findall(rb"/Subtype\s*/Image", data))}
+    reader = PdfReader(str(pdf))
+    info: dict = {}  # form or image id -> (kind, content bytes, {child id: uses})
+
+    def walk(resources, data: bytes) -> dict:
+        names = {}
+        for name, ref in (resources or {}).get("/XObject", {}).items():
+            obj = ref.get_object()
+            key = getattr(ref, "idnum", None) or id(obj)
+            kind = obj.get("/Subtype")
+            if key not in info:
+                if kind == "/Form":
+                    info[key] = ("/Form", 0, {})  # placeholder against cycles
+                    body = obj.get_data()
+                    info[key] = ("/Form", len(body), walk(obj.get("/Resources"), body))
+                else:
+                    info[key] = (kind, 0, {})
+            names[name] = key
+        uses: dict = {}
+        for used in _DO.findall(data):
+            key = names.get(used.decode("latin-1"))
+            if key is not None:
+                uses[key] = uses.get(key, 0) + 1
+        return uses
+
+    def count(uses: dict, kind: str) -> int:
+        total = 0
+        for key, n in uses.items():
+            k, _, children = info[key]
+            total += n * ((1 if k == kind else 0) + count(children, kind))
+        return total
+
+    def reach(uses: dict, into: set) -> set:
+        for key in uses:
+            if key not in into:
+                into.add(key)
+                reach(info[key][2], into)
+        return into
+
+    placed = {"/Image": 0, "/Form": 0}
+    own = {"front": [], "back": []}
+    reached = {"front": set(), "back": set()}
+    for i, page in enumerate(reader.pages):
+        content = page.get_contents()
+        data = content.get_data() if content is not None else b""
+        uses = walk(page.get("/Resources"), data)
+        for kind in placed:
+            placed[kind] += count(uses, kind)
+        if i >= 2:
+            side = "front" if i % 2 == 0 else "back"
+            own[side].append(len(data))
+            reach(uses, reached[side])
+
+    def total(side: str) -> int:
+        return sum(own[side]) + sum(info[k][1] for k in reached[side] if info[k][0] == "/Form")
+
+    return {"reader": "pypdf", "pages": len(reader.pages),
+            "image_distinct": sum(1 for k, _, _ in info.values() if k == "/Image"),
+            "image_placements": placed["/Image"],
+            "form_distinct": sum(1 for k, _, _ in info.values() if k == "/Form"),
+            "form_placements": placed["/Form"],
+            "front_sheet_bytes": round(statistics.mean(own["front"])) if own["front"] else None,
+            "back_sheet_bytes": round(statistics.mean(own["back"])) if own["back"] else None,
+            "front_bytes_total": total("front"), "back_bytes_total": total("back")}
+
+
+# ---------------------------------------------------------------------------------------------
+# The benchmark
+
+@dataclass
+class Stage:
+    """A measured command: name, argv builder (run index -> argv), output paths, card count."""
+
+    name: str
+    argv: object
+    outputs: object
+    cards: int | None = None
+    samples: list[Sample] = field(default_factory=list)
+    expect_ok: bool = True
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def machine() -> dict:
+    cpu = platform.processor() or ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                ram = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"nproc": os.cpu_count(), "cpu": cpu, "ram_gib": ram, "system": platform.platform(),
+            "load_before": [round(x, 2) for x in load] if load else None}
+
+
+def versions() -> dict:
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for name in ("pnp", "reportlab", "rl_accel", "pillow", "jinja2", "typer", "rich", "pypdfium2", "svglib",
+                 "markdown-it-py"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    try:
+        import _rl_accel  # noqa: F401  (reportlab's C accelerator, from the rl_accel package)
+        out["reportlab_accelerated"] = True
+    except ImportError:
+        out["reportlab_accelerated"] = False
+    return out
+
+
+def list_outputs(folder: Path) -> dict:
+    """Files a build wrote, grouped by extension: count and bytes (new output kinds show up here)."""
+    kinds: dict[str, dict] = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file() and not p.name.startswith("."):
+            k = kinds.setdefault(p.suffix.lower() or p.name, {"files": 0, "bytes": 0, "names": []})
+            k["files"] += 1
+            k["bytes"] += p.stat().st_size
+            if len(k["names"]) < 40:
+                k["names"].append(str(p.relative_to(folder)))
+    return kinds
+
+
+def run_bench(args) -> dict:
+    args.machine = machine()  # the load average before the run
+    pnp = pnp_command()
+    work = Path(tempfile.mkdtemp(prefix="pnp-bench-"))
+    notes: list[str] = []
+    try:
+        return _run(args, pnp, work, notes)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"kept {work}", file=sys.stderr)
+
+
+def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
+    raw = [sys.executable, str(BENCH / "raw_reportlab.py")]
+    # The decks: one sheet, the base deck, the base deck x scale.
+    layouts_text = None
+    if not SOURCE_LAYOUTS.is_file():
+        layouts_text = FALLBACK_LAYOUTS
+        notes.append("templates/periodic-shed/layouts.toml is missing: the decks use simple fallback layouts")
+    sizes = {"deck_sheet": (args.sheet_cards, 1), "deck": (args.cards, 1), "deck_x10": (args.cards, args.scale)}
+    decks = {name: work / "games" / name for name in sizes}
+    counts = {name: make_deck(decks[name], n, k, layouts_text) for name, (n, k) in sizes.items()}
+    if layouts_text is None:
+        problem = layouts_problem(decks["deck_sheet"])
+        if problem:
+            notes.append(f"templates/periodic-shed/layouts.toml does not load ({problem}): the decks use simple "
+                         "fallback layouts")
+            layouts_text = FALLBACK_LAYOUTS
+            counts = {name: make_deck(decks[name], n, k, layouts_text) for name, (n, k) in sizes.items()}
+    run_process(pnp + ["--help"], ROOT)  # warm-up, not measured: byte-compiles pnp
+    game_args = args.games or []  # none: every bundled game
+    out = work / "out"
+
+    def deck_stage(name: str) -> Stage:
+        return Stage(name, lambda r, n=name: pnp + ["build", str(decks[n]), "--force", "--no-contact-sheets",
+                                                   "-o", str(out / f"{n}-{r}")],
+                     lambda r, n=name: [out / f"{n}-{r}"], counts[name])
+
+    def raw_stage(name: str) -> Stage:
+        return Stage("raw_" + name, lambda r, n=name: raw + [str(decks[n]), "-o", str(out / f"raw_{n}-{r}.pdf")],
+                     lambda r, n=name: [out / f"raw_{n}-{r}.pdf"], counts[name])
+
+    stages = {
+        "help": Stage("help", lambda r: pnp + ["--help"], lambda r: []),
+        "check": Stage("check", lambda r: pnp + ["check"] + game_args, lambda r: [], expect_ok=False),
+        "games": Stage("games", lambda r: pnp + ["build", "--force", "-o", str(out / f"games-{r}")] + game_args,
+                       lambda r: [out / f"games-{r}"]),
+        "games_nochange": Stage("games_nochange", lambda r: pnp + ["build", "-o", str(out / f"games-{r}")] + game_args,
+                                lambda r: []),
+        "deck_sheet": deck_stage("deck_sheet"),
+        "deck": deck_stage("deck"),
+        "raw_deck": raw_stage("deck"),
+        "deck_x10": deck_stage("deck_x10"),
+        "raw_deck_x10": raw_stage("deck_x10"),
+    }
+    order = [["help"], ["check"], ["games"], ["games_nochange"], ["deck_sheet"], ["deck", "raw_deck"],
+             ["deck_x10", "raw_deck_x10"]]
+    for r in range(args.runs):
+        for group in order:
+            for name in (group if r % 2 == 0 else list(reversed(group))):
+                st = stages[name]
+                sample = run_process(st.argv(r), ROOT, st.outputs(r))
+                st.samples.append(sample)
+                if args.verbose:
+                    print(f"run {r + 1} {name}: {sample.wall:.3f} s wall, {sample.cpu:.3f} s cpu, "
+                          f"{sample.rss_mib:.0f} MiB, rc {sample.rc}", file=sys.stderr)
+        if r < args.runs - 1:  # keep the disk small: the last run's outputs are listed below
+            for p in out.glob(f"*-{r}*"):
+                if p.is_dir():
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    p.unlink(missing_ok=True)
+
+    # Images used on every card: embedded once per PDF?
+    img_dir = work / "games" / "image-reuse"
+    distinct_art = make_image_game(img_dir, args.image_cards)
+    img_out = work / "out" / "image-reuse"
+    img = Stage("images", None, None, args.image_cards)
+    img.samples.append(run_process(pnp + ["build", str(img_dir), "--force", "--no-contact-sheets", "-o",
+                                          str(img_out)], ROOT, [img_out]))
+    pdfs = sorted(img_out.rglob("*.pdf"))
+    images = {"cards": args.image_cards, "art_files": distinct_art, "uses": 2 * args.image_cards,
+              **(pdf_stats(pdfs[0]) if pdfs else {})}
+    stages["images"] = img
+
+    # What the large deck's PDF holds, beside the floor's (last run).
+    last = args.runs - 1
+    pdfs = sorted((out / f"deck_x10-{last}").rglob("*.pdf"))
+    raw_pdf = out / f"raw_deck_x10-{last}.pdf"
+    contents = {"pnp": pdf_stats(pdfs[0]) if pdfs else {},
+                "raw": pdf_stats(raw_pdf) if raw_pdf.is_file() else {}}
+    games_outputs = list_outputs(out / f"games-{last}") if (out / f"games-{last}").is_dir() else {}
+    return summarise(args, stages, counts, images, contents, games_outputs, notes, layouts_text is not None)
+
+
+def _shown(path: str) -> str:
+    """A game argument as the report shows it: relative to the repository when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return path
+
+
+def summarise(args, stages: dict[str, Stage], counts, images, contents, games_outputs, notes, fallback) -> dict:
+    result: dict = {
+        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "machine": dict(args.machine, load_after=[round(x, 2) for x in os.getloadavg()]
+                        if hasattr(os, "getloadavg") else None),
+        "versions": versions(),
+        "config": {"runs": args.runs, "quick": args.quick, "cards": counts, "scale": args.scale,
+                   "games": [_shown(g) for g in args.games] if args.games else "every bundled game", "layouts": "fallback" if fallback else
+                   "templates/periodic-shed/layouts.toml", "image_cards": args.image_cards},
+        "notes": notes,
+        "stages": {},
+        "ratios": {},
+        "goals": [],
+        "images": images,
+        "deck_x10_pdf": contents,
+        "games_outputs": games_outputs,
+        "failures": [],
+    }
+    for name, st in stages.items():
+        med = {k: median([getattr(s, k) for s in st.samples]) for k in ("wall", "cpu", "rss_mib", "bytes")}
+        result["stages"][name] = {"cards": st.cards, "runs": [s.as_dict() for s in st.samples],
+                                  "median": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in med.items()}}
+        bad = [s for s in st.samples if s.rc != 0]
+        if bad and st.expect_ok:
+            result["failures"].append({"stage": name, "rc": bad[0].rc, "output": bad[0].tail[-1200:]})
+    for deck in ("deck", "deck_x10"):
+        ours, raw = stages[deck].samples, stages["raw_" + deck].samples
+        per_run = [{"wall": round(a.wall / b.wall, 3), "cpu": round(a.cpu / b.cpu, 3) if b.cpu else None,
+                    "rss": round(a.rss_mib / b.rss_mib, 3), "bytes": round(a.bytes / b.bytes, 3) if b.bytes else None}
+                   for a, b in zip(ours, raw)]
+        result["ratios"][deck] = {"runs": per_run,
+                                  "median": {k: median([p[k] for p in per_run]) for k in ("wall", "cpu", "rss", "bytes")}}
+    S = result["stages"]
+
+    def m(name, key="wall"):
+        return S[name]["median"][key]
+
+    goals = result["goals"]
+    for deck in ("deck", "deck_x10"):
+        ratio = result["ratios"][deck]["median"]["wall"]
+        cpu = result["ratios"][deck]["median"]["cpu"]
+        goals.append({"goal": f"{counts[deck]}-card deck within {GOALS['deck_ratio']:g}x of raw reportlab (wall)",
+                      "measured": f"{ratio:.2f}x ({cpu:.2f}x in CPU time)", "met": ratio <= GOALS["deck_ratio"]})
+    n0, n1, n2 = counts["deck_sheet"], counts["deck"], counts["deck_x10"]
+    if n1 > n0 and n2 > n1:
+        # The least CPU of each stage's runs: the run least disturbed by other work on the machine.
+        def low(name):
+            return min(s.cpu for s in stages[name].samples)
+
+        m1 = (low("deck") - low("deck_sheet")) / (n1 - n0)
+        m2 = (low("deck_x10") - low("deck")) / (n2 - n1)
+        growth = m2 / m1 if m1 > 0 else float("inf")
+        result["marginal_ms_per_card"] = {f"{n0}->{n1}": round(m1 * 1000, 3), f"{n1}->{n2}": round(m2 * 1000, 3)}
+        goals.append({"goal": f"cost linear in cards (least CPU per extra card, {n1}->{n2} over {n0}->{n1}, "
+                              f"at most {GOALS['linear']:g}x)",
+                      "measured": f"{m1 * 1000:.2f} ms then {m2 * 1000:.2f} ms per card "
+                                  + (f"({growth:.2f}x)" if m1 > 0 else "(the small decks differ by less than the noise)"),
+                      "met": growth <= GOALS["linear"]})
+    mem = m("deck_x10", "rss_mib") / m("deck", "rss_mib")
+    raw_mem = m("raw_deck_x10", "rss_mib") / m("raw_deck", "rss_mib")
+    goals.append({"goal": f"peak memory flat as the deck grows ({n2} over {n1} cards, at most {GOALS['memory']:g}x)",
+                  "measured": f"{m('deck', 'rss_mib'):.0f} MiB -> {m('deck_x10', 'rss_mib'):.0f} MiB ({mem:.2f}x; "
+                              f"raw reportlab {raw_mem:.2f}x)",
+                  "met": mem <= GOALS["memory"]})
+    if images.get("image_distinct") is not None:
+        goals.append({"goal": "an image used on every card embedded once per PDF",
+                      "measured": f"{images['image_distinct']} image XObject(s) for {images['art_files']} PNGs "
+                                  f"placed {images['uses']} times",
+                      "met": images["image_distinct"] == images["art_files"]})
+    ours, floor = contents["pnp"], contents["raw"]
+    if ours.get("back_bytes_total") is not None and floor.get("back_bytes_total"):
+        per_card = ours["back_bytes_total"] / n2
+        floor_card = floor["back_bytes_total"] / n2
+        share = per_card / floor_card
+        goals.append({"goal": f"a deck back used on every card stored once per PDF (the bytes that draw the back "
+                              f"sheets, per card, at most {GOALS['back_share']:.0%} of the floor's, which draws "
+                              f"every back)",
+                      "measured": f"{per_card:,.0f} bytes a card against {floor_card:,.0f} ({share:.0%}); "
+                                  f"{ours['form_distinct']} form XObject(s) placed {ours['form_placements']} times",
+                      "met": share <= GOALS["back_share"]})
+    for key, stage, label in (("games_wall", "games", "bundled games built in full"),
+                              ("check_wall", "check", "`pnp check` of the bundled games"),
+                              ("help_wall", "help", "`pnp --help`")):
+        goals.append({"goal": f"{label} under {GOALS[key]:g} s (wall)",
+                      "measured": f"{m(stage):.2f} s ({m(stage, 'cpu'):.2f} s CPU)", "met": m(stage) < GOALS[key]})
+    if args.quick:
+        for g in goals:
+            g["note"] = "quick size: not the goal's size"
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Reports
+
+def _mib(x):
+    return f"{x:.0f}" if x is not None else "-"
+
+
+def _kb(b):
+    return f"{b / 1024:,.0f}" if b else "-"
+
+
+def markdown(res: dict) -> str:
+    mach, ver, cfg = res["machine"], res["versions"], res["config"]
+    lines = [
+        f"Recorded {res['date']} with `python bench/run.py --runs {cfg['runs']}"
+        + (" --quick" if cfg["quick"] else "") + "`.",
+        "",
+        f"- Machine: {mach['nproc']} CPUs ({mach['cpu']}), {mach['ram_gib']} GiB RAM, {mach['system']}; "
+        f"load average (1, 5, 15 min) before the run {mach['load_before']}, after it {mach.get('load_after')}",
+        "- Versions: " + ", ".join(f"{k} {v}" for k, v in ver.items()),
+        f"- Decks: {cfg['cards']['deck_sheet']}, {cfg['cards']['deck']} and {cfg['cards']['deck_x10']} cards "
+        f"(layouts: {cfg['layouts']}); games: {cfg['games']}",
+    ]
+    for note in res["notes"]:
+        lines.append(f"- Note: {note}")
+    loads = [x for x in (mach.get("load_before"), mach.get("load_after")) if x]
+    if loads and max(x[0] for x in loads) > (mach["nproc"] or 1):
+        lines.append(f"- Note: other work shared the machine (load average above its {mach['nproc']} cores): wall "
+                     "times include waiting for a core, so the CPU times are the steadier measure")
+    lines += ["", "### Goals", "", "| goal | measured | met |", "| --- | --- | --- |"]
+    for g in res["goals"]:
+        lines.append(f"| {g['goal']} | {g['measured']} | {'met' if g['met'] else '**missed**'} |")
+    lines += ["", "### Stages (medians)", "",
+              "| stage | cards | wall s | CPU s | peak MiB | output KiB | runs (wall s) |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for name, st in res["stages"].items():
+        md = st["median"]
+        runs = ", ".join(f"{r['wall']:.2f}" for r in st["runs"])
+        lines.append(f"| {name} | {st['cards'] or ''} | {md['wall']:.3f} | {md['cpu']:.3f} | {_mib(md['rss_mib'])} "
+                     f"| {_kb(md['bytes'])} | {runs} |")
+    lines += ["", "### pnp / raw reportlab, run by run", "", "| deck | wall | CPU | peak memory | output size |",
+              "| --- | --- | --- | --- | --- |"]
+    for deck, r in res["ratios"].items():
+        def cell(key):
+            vals = ", ".join(f"{p[key]:.2f}" for p in r["runs"] if p[key] is not None)
+            return f"**{r['median'][key]:.2f}** ({vals})" if r["median"][key] is not None else "-"
+        lines.append(f"| {res['config']['cards'][deck]} cards | {cell('wall')} | {cell('cpu')} | {cell('rss')} "
+                     f"| {cell('bytes')} |")
+    if "marginal_ms_per_card" in res:
+        lines += ["", "Marginal CPU per card (least CPU of the runs): " + ", ".join(f"{k} cards: {v} ms" for k, v in
+                                                           res["marginal_ms_per_card"].items())]
+    im = res["images"]
+    lines += ["", f"Image reuse: {im.get('cards')} cards, {im.get('art_files')} PNGs used {im.get('uses')} times: "
+              f"{im.get('image_distinct')} image XObjects, {im.get('image_placements')} placements."]
+    lines += ["", f"Inside the {res['config']['cards']['deck_x10']}-card PDFs (decompressed content bytes: a sheet's "
+              "page on average, and all the sheets of a side with the forms they use):",
+              "", "| PDF | pages | front sheet page | back sheet page | fronts, forms included | backs, forms "
+              "included | form XObjects (placed) |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for who, st in res["deck_x10_pdf"].items():
+        if st.get("reader") == "pypdf":
+            lines.append(f"| {who} | {st['pages']} | {st['front_sheet_bytes']:,} | {st['back_sheet_bytes']:,} "
+                         f"| {st['front_bytes_total']:,} | {st['back_bytes_total']:,} "
+                         f"| {st['form_distinct']} ({st['form_placements']}) |")
+    if res["games_outputs"]:
+        lines += ["", "What `pnp build` of the games wrote (last run):", "", "| kind | files | KiB |",
+                  "| --- | ---: | ---: |"]
+        for kind, k in res["games_outputs"].items():
+            lines.append(f"| {kind} | {k['files']} | {k['bytes'] / 1024:,.0f} |")
+    if res["failures"]:
+        lines += ["", "### Failures", ""]
+        for f in res["failures"]:
+            lines += [f"- {f['stage']}: exit {f['rc']}", "", "```", f["output"].strip(), "```"]
+    return "\n".join(lines) + "\n"
+
+
+def update_results(md: str, path: Path = RESULTS_MD) -> None:
+    """Replace the generated part of RESULTS.md (between the bench markers) with ``md``."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else f"# Benchmark results\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in text or END not in text:
+        text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(f"{head}{BEGIN}\n{md}{END}{tail}", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Profiling
+
+def profile_summary(stats, top: int = 30) -> str:
+    """The ``top`` functions of pnp/ by cumulative time, with their share of the whole run."""
+    total = stats.total_tt or 1.0
+    pkg = str(ROOT / "pnp")
+    rows = sorted(((ct, tt, nc, f, line, fn) for (f, line, fn), (_, nc, tt, ct, _) in stats.stats.items()
+                   if f.startswith(pkg)), reverse=True)[:top]
+    lines = [f"pnp functions by cumulative time (whole run {total:.2f} s under the profiler)", "",
+             f"{'share':>6} {'cum s':>7} {'own s':>7} {'calls':>8}  function"]
+    for ct, tt, nc, f, line, fn in rows:
+        lines.append(f"{100 * ct / total:5.1f}% {ct:7.2f} {tt:7.2f} {nc:8d}  {Path(f).relative_to(ROOT)}:{line} {fn}")
+    return "\n".join(lines) + "\n\n"
+
+
+def profile(args) -> None:
+    """cProfile the x10 deck build, the bundled games' build (games one after the other, so
+    the profile sees them all), `pnp check` and `pnp --help`; -X importtime for --help. Writes
+    .prof files and a listing of each (by own time and by cumulative time) into ``args.profile``."""
+    import pstats
+
+    dest = args.profile
+    dest.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="pnp-profile-"))
+    try:
+        deck = work / "deck_x10"
+        cards = make_deck(deck, args.cards, args.scale, None if SOURCE_LAYOUTS.is_file() else FALLBACK_LAYOUTS)
+        runs = {
+            "build_x10": ["build", str(deck), "--force", "--no-contact-sheets", "-o", str(work / "out")],
+            "build_games": ["build", "--force", "-o", str(work / "games")],
+            "check": ["check"],
+            "help": ["--help"],
+        }
+        serial = work / "serial_pnp.py"  # games one after the other, so the profile sees every build
+        serial.write_text("import sys\nimport pnp.build as b\n_jobs = b.run_jobs\n"
+                          "b.run_jobs = lambda jobs, workers=None: _jobs(jobs, 1)\n"
+                          "from pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n", encoding="utf-8")
+        for name, argv in runs.items():
+            prof = dest / f"{name}.prof"
+            subprocess.run([sys.executable, "-m", "cProfile", "-o", str(prof), str(serial), *argv], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            buf = io.StringIO()
+            stats = pstats.Stats(str(prof), stream=buf)
+            buf.write(profile_summary(stats))
+            stats.sort_stats("tottime").print_stats(30)
+            stats.sort_stats("cumulative").print_stats(45)
+            (dest / f"{name}.txt").write_text(buf.getvalue(), encoding="utf-8")
+            print(f"{name}: {dest / (name + '.txt')}" + (f" ({cards} cards)" if name == "build_x10" else ""))
+        imp = subprocess.run([sys.executable, "-X", "importtime", "-m", "pnp.cli", "--help"], cwd=ROOT,
+                             capture_output=True, text=True)
+        (dest / "help_importtime.txt").write_text(imp.stderr, encoding="utf-8")
+        print(f"import times: {dest / 'help_importtime.txt'}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark pnp against raw reportlab; see bench/README.md.")
+    parser.add_argument("--runs", type=int, default=None, help="runs of every stage (default 5; 1 with --quick)")
+    parser.add_argument("--quick", action="store_true",
+                        help="CI smoke size: decks of 9, 18 and 54 cards, one run, the test fixture game")
+    parser.add_argument("--cards", type=int, default=None, help="cards in the base deck (default 128: all)")
+    parser.add_argument("--scale", type=int, default=None, help="copies of the base deck in the large deck (10)")
+    parser.add_argument("--sheet-cards", type=int, default=9, help="cards in the one-sheet deck (9)")
+    parser.add_argument("--image-cards", type=int, default=None, help="cards in the image-reuse deck (27)")
+    parser.add_argument("--games", nargs="*", default=None,
+                        help="games for the games/check stages (default every bundled game)")
+    parser.add_argument("--json", type=Path, default=ROOT / "output" / "bench" / "results.json",
+                        help="where to write the results JSON (default output/bench/results.json)")
+    parser.add_argument("--update-results", action="store_true",
+                        help="rewrite the generated part of bench/RESULTS.md")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="profile instead of benchmarking; write .prof and listings into DIR")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each measurement as it is taken")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.runs = args.runs or 1
+        args.cards = args.cards or 18
+        args.scale = args.scale or 3
+        args.image_cards = args.image_cards or 9
+        if args.games is None:
+            args.games = [str(ROOT / "tests" / "fixtures" / "tiny")]
+    args.runs = args.runs or 5
+    args.cards = args.cards or 128
+    args.scale = args.scale or 10
+    args.image_cards = args.image_cards or 27
+    if args.runs < 1 or args.cards < 1 or args.scale < 2 or args.sheet_cards < 1 or args.sheet_cards >= args.cards:
+        parser.error("need --runs >= 1, --scale >= 2 and 1 <= --sheet-cards < --cards")
+    if args.profile:
+        profile(args)
+        return 0
+    res = run_bench(args)
+    md = markdown(res)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    tmp = args.json.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, args.json)
+    if args.update_results:
+        update_results(md)
+    sys.stdout.write(md)
+    return 1 if res["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
