@@ -1018,6 +1018,11 @@ class Renderer:
                 x = bx + bw - width
             else:
                 x = bx
+            c.setFont(pdf_font, s)
+            if all(kind == "text" for runs in words for kind, _ in runs):
+                # a line of plain words is one string: the same positions, one text operator
+                c.drawString(x, baseline, " ".join("".join(t for _, t in runs) for runs in words))
+                continue
             for j, runs in enumerate(words):
                 if j:
                     x += space
