@@ -30,7 +30,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from . import __version__, fonts
-from .build import BuildResult, SheetOptions, draw_scale_check, piece_context, write_atomic
+from .build import BuildResult, SheetOptions, draw_scale_check, new_canvas, piece_context, write_atomic
 from .errors import BuildError, LayoutError, Location
 from .findings import Finding
 from .impose import MARK_GAP, MARK_WIDTH
@@ -161,22 +161,6 @@ def load_board_layouts(game: Game, templates_dir: Path, display_dir: str) -> Lay
 
 # --------------------------------------------------------------------------------------------
 # Drawing helpers shared by the boards and tokens PDFs
-
-
-def new_canvas(target, paper: Size, title: str, subject: str, duplex: str = "Simplex"):
-    """A reportlab canvas set up as every pnp PDF is: invariant (same input, same bytes),
-    PrintScaling None and the given Duplex viewer preference (print-specs.md §8 checks 8, 16)."""
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(target, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
-                      initialFontName=fonts.register("sans"), initialFontSize=9)
-    c.setTitle(title)
-    c.setSubject(subject)
-    c.setCreator(f"pnp {__version__}")
-    c.setAuthor("")
-    c.setViewerPreference("PrintScaling", "None")
-    c.setViewerPreference("Duplex", duplex)
-    return c
 
 
 def text(c, font: str, size: float, x: float, y: float, value: str, align: str = "left",

@@ -139,7 +139,10 @@ def game_layouts(game: Game, templates_dir: Path, display: str) -> LayoutSet:
     return load_layouts(templates_dir, display, game.manifest.get("colors", {}))
 
 
-def _canvas(target, paper: Size, title: str, subject: str, duplex: str):
+def new_canvas(target, paper: Size, title: str, subject: str, duplex: str = "Simplex"):
+    """A reportlab canvas set up as every pnp PDF is: invariant (same input, same bytes), an
+    embedded font from the first page on, title metadata, PrintScaling None and the given Duplex
+    viewer preference (print-specs.md §8 checks 8 and 16)."""
     from reportlab.pdfgen import canvas
 
     c = canvas.Canvas(target, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
@@ -277,7 +280,7 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     room than asked for bleed or crop marks, an info finding is added to ``notes``."""
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
-    c = _canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
+    c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
                 DUPLEX_NAMES[opts.flip] if duplex else "Simplex")
     draw_calibration(c, paper, game, opts, duplex)
     sheets = 0

@@ -107,21 +107,7 @@ class _View:
 
     _what = "this value"
     _kind = "attribute"
-
-    def _names(self) -> list[str]:
-        return []
-
-
-class TomlTable(_View):
-    """A table of game.toml ([rules], [colors], the whole manifest) as seen by a template:
-    ``rules.hand_limit`` or ``rules["hand_limit"]``; iterating gives the keys in file order."""
-
-    _kind = "key"
-
-    def __init__(self, data: dict, what: str):
-        self._data = {k: _wrap_toml(v, f"{what[:-1]}.{k}]" if what.endswith("]") else f"{what} [{k}]")
-                      for k, v in data.items()}
-        self._what = what
+    _data: dict = {}
 
     def _names(self) -> list[str]:
         return list(self._data)
@@ -145,6 +131,18 @@ class TomlTable(_View):
 
     def __contains__(self, key) -> bool:
         return key in self._data
+
+
+class TomlTable(_View):
+    """A table of game.toml ([rules], [colors], the whole manifest) as seen by a template:
+    ``rules.hand_limit`` or ``rules["hand_limit"]``; iterating gives the keys in file order."""
+
+    _kind = "key"
+
+    def __init__(self, data: dict, what: str):
+        self._data = {k: _wrap_toml(v, f"{what[:-1]}.{k}]" if what.endswith("]") else f"{what} [{k}]")
+                      for k, v in data.items()}
+        self._what = what
 
     def __str__(self) -> str:
         return ", ".join(f"{k}: {_finalize(v)}" for k, v in self._data.items())
@@ -174,35 +172,16 @@ class RowView(_View):
         values = {}
         for name, value in row.values.items():
             spec = comp.columns.get(name)
-            if spec is not None and spec.type == "ref" and value is not None:
-                value = Ref(value, game.components[spec.ref].by_id().get(value))
+            if spec is not None and spec.ref and value is not None:
+                rows = game.components[spec.ref].by_id()
+                if spec.type == "ref":
+                    value = Ref(value, rows.get(value))
+                elif isinstance(value, tuple):  # a list of ids
+                    value = tuple(Ref(item, rows.get(item)) for item in value)
             values[name] = value
-        self._values = values
+        self._data = values
         self._what = f"a row of {comp.table_display or comp.id}"
         self._id = row.id
-
-    def _names(self) -> list[str]:
-        return list(self._values)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
-
-    def __iter__(self):
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __contains__(self, key) -> bool:
-        return key in self._values
 
     def __str__(self) -> str:
         return str(self._id)
@@ -462,7 +441,7 @@ def items(value: Any) -> list:
     if isinstance(value, TomlTable):
         return list(value._data.items())
     if isinstance(value, RowView):
-        return list(value._values.items())
+        return list(value._data.items())
     if isinstance(value, dict):
         return list(value.items())
     raise TypeError(f"|items needs a table, not {type(value).__name__}")
