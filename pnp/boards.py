@@ -29,7 +29,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from . import __version__, fonts
+from . import fonts
 from .build import BuildResult, SheetOptions, draw_scale_check, new_canvas, piece_context, write_atomic
 from .errors import BuildError, LayoutError, Location
 from .findings import Finding
@@ -184,7 +184,7 @@ def text(c, font: str, size: float, x: float, y: float, value: str, align: str =
 def draw_cover(c, paper: Size, margin: float, title: str, lines: list[str], contents: list[str]) -> None:
     """A cover page: the title, how to print, the scale check (print-specs.md §8 check 17) and
     a list of what the file holds."""
-    w, h = paper.width, paper.height
+    h = paper.height
     m = margin + 5 * MM
     c.setFillColorRGB(0, 0, 0)
     text(c, "sans-bold", 18, m, h - m - 14, title)

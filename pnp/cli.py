@@ -290,6 +290,25 @@ def build(
         raise typer.Exit(1)
 
 
+def checked_game(path: Path, display: str, templates, force: bool, verb: str):
+    """Check a game before a command makes files from it. Returns the game, or None after
+    printing why nothing was made ("not built", "not exported", ...) when the check found errors
+    (and ``force`` is off) or the game did not load."""
+    from .check import check_game
+    from .model import COPIES_CAP
+
+    game, findings = check_game(path, display, templates, copies_cap=None if force else COPIES_CAP)
+    errors = [f for f in findings if f.severity == "error"]
+    if game is not None and (not errors or force):
+        return game
+    out.print(f"[bold]{escape(game.title if game else display)}[/bold]: [red]not {verb}[/red], "
+              f"pnp check found {len(errors)} error(s)")
+    _print_findings(errors)
+    if game is not None:
+        out.print("  hint: fix the data, or use --force to go ahead anyway")
+    return None
+
+
 def _print_findings(findings) -> None:
     for f in findings:
         colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")

@@ -40,11 +40,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write print-shop files or Tabletop Simulator decks for each game and target."""
         from .build import game_layouts
-        from .check import check_game
-        from .cli import _games, _print_findings, _templates, out
+        from .cli import _games, _print_findings, _templates, checked_game, out
         from .errors import PnpError
         from .export import bundled_profiles, export_game, load_profile, manifest_targets
-        from .model import COPIES_CAP
 
         if list_targets:
             for name in bundled_profiles():
@@ -57,14 +55,8 @@ def register(app: typer.Typer) -> None:
         failed = False
         for path, display in _games(games):
             templates = _templates(path, display)
-            game, findings = check_game(path, display, templates, copies_cap=None if force else COPIES_CAP)
-            errors = [f for f in findings if f.severity == "error"]
-            if game is None or (errors and not force):
-                out.print(f"[bold]{escape(display)}[/bold]: [red]not exported[/red], pnp check found "
-                          f"{len(errors)} error(s)")
-                _print_findings(errors)
-                if game is not None:
-                    out.print("  hint: fix the data, or export anyway with --force")
+            game = checked_game(path, display, templates, force, "exported")
+            if game is None:
                 failed = True
                 continue
             targets = list(target or []) or manifest_targets(game)

@@ -39,8 +39,7 @@ def register(app: typer.Typer) -> None:
         """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/."""
         from rich.markup import escape
 
-        from .check import check_game
-        from .cli import _games, _print_findings, out
+        from .cli import _games, _print_findings, _templates, checked_game, out
         from .errors import PnpError
         from .rulebook import TEMPLATE_NAME, build_rulebook, rulebook_templates
 
@@ -50,14 +49,8 @@ def register(app: typer.Typer) -> None:
                            hint="use --paper letter or --paper a4")
         failed = False
         for path, display in _games(games):
-            game, findings = check_game(path, display)
-            errors = [f for f in findings if f.severity == "error"]
-            if game is None or (errors and not force):
-                out.print(f"[bold]{escape(display)}[/bold]: [red]no rulebook built[/red], "
-                          f"pnp check found {len(errors)} error(s)")
-                _print_findings(errors)
-                if game is not None:
-                    out.print("  hint: fix the data, or build anyway with --force")
+            game = checked_game(path, display, _templates(path, display), force, "built")
+            if game is None:
                 failed = True
                 continue
             tdir, tdisplay = rulebook_templates(game, path, display)

@@ -1342,7 +1342,7 @@ class _Story:
         from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.pdfbase.pdfmetrics import stringWidth
-        from reportlab.platypus import Paragraph, Table, TableStyle
+        from reportlab.platypus import Table, TableStyle
 
         b = self.st.base
         pad = b * 0.45

@@ -8,7 +8,6 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES
 
 
 def pnp(*args: str, cwd=None) -> subprocess.CompletedProcess:
