@@ -283,6 +283,9 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
                 DUPLEX_NAMES[opts.flip] if duplex else "Simplex")
     draw_calibration(c, paper, game, opts, duplex)
+    turn_backs = opts.gutter_fold or opts.flip == "short"
+    renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
+                         [(card.back, card.size.width, card.size.height, turn_backs) for card in cards])
     sheets = 0
     for group in _size_groups(cards):
         if opts.gutter_fold:
@@ -309,6 +312,7 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
             c.showPage()
             sheets += 1
     c.save()
+    renderer.plan_shares(None)
     return sheets
 
 

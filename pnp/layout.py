@@ -469,6 +469,7 @@ class Renderer:
         self.color_convert = color_convert
         self._form_canvas = None
         self._forms: dict = {}
+        self._shares: dict | None = None
         self._layout_names: dict[str, tuple[str, ...]] = {}
         self.max_image_pixels = max_image_pixels
         self.min_dpi = min_dpi
@@ -598,13 +599,14 @@ class Renderer:
         side and clipped to ``bleed`` where it is placed, so one form serves every slot.
         """
         x, y, w, h = trim
+        if self._shares is not None and self._shares.get(self.share_key(piece, w, h, rotate), 0) < 2:
+            self.draw(c, piece, trim, bleed, rotate)  # drawn once in this file: no form needed
+            return
         layout = self.layouts.get(piece.layout, piece.label)
         if c is not self._form_canvas:
             self._form_canvas, self._forms = c, {}
         fb = max(bleed) if form_bleed is None else max(form_bleed, max(bleed))
-        names = self._names(layout)
-        key = (layout.name, round(w, 4), round(h, 4), round(fb, 4), rotate,
-               tuple((n, repr(piece.context.get(n))) for n in names))
+        key = (self.share_key(piece, w, h, rotate), round(fb, 4))
         form = self._forms.get(key)
         if form is None:
             form = f"pnpf{len(self._forms)}"
@@ -620,6 +622,26 @@ class Renderer:
         c.translate(x, y)
         c.doForm(form)
         c.restoreState()
+
+    def share_key(self, piece: Piece, width: float, height: float, rotate: bool) -> tuple:
+        """What makes two placements draw the same thing: layout, size, turn, and the values of
+        the names the layout's templates read."""
+        layout = self.layouts.get(piece.layout, piece.label)
+        return (layout.name, round(width, 4), round(height, 4), rotate,
+                tuple((n, repr(piece.context.get(n))) for n in self._names(layout)))
+
+    def plan_shares(self, placements) -> None:
+        """Tell :meth:`place` which pieces a file will hold more than once: ``placements`` are
+        (piece, width, height, rotate). Pieces placed once are then drawn directly, since a form
+        only pays when it is reused. None forgets the plan (every placement shares a form)."""
+        if placements is None:
+            self._shares = None
+            return
+        counts: dict[tuple, int] = {}
+        for piece, width, height, rotate in placements:
+            key = self.share_key(piece, width, height, rotate)
+            counts[key] = counts.get(key, 0) + 1
+        self._shares = counts
 
     def _names(self, layout: Layout) -> tuple[str, ...]:
         """The template names a layout's settings (and its icons' settings) read, sorted."""
