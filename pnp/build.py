@@ -301,7 +301,8 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
         if notes is not None:
             for note in grid.notes(opts.bleed):
                 finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
-                                  note, hint="A4 paper or a --gap between cards leaves room for bleed on every edge")
+                                  note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
+                                  if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed")
                 if finding not in notes:
                     notes.append(finding)
         for start in range(0, len(group), grid.per_sheet):
