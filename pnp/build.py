@@ -79,16 +79,25 @@ def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -
                                  id=row.id if row else None),
     }
     if row is not None:
-        for name, value in row.values.items():
-            spec = comp.columns[name]
-            if spec.ref and value is not None:
-                rows = game.components[spec.ref].by_id()
-                if spec.type == "ref":
-                    value = Ref(value, rows.get(value))
-                elif isinstance(value, tuple):  # a list of ids
-                    value = tuple(Ref(item, rows.get(item)) for item in value)
-            ctx[name] = value
+        ctx.update(resolved_values(game, comp, row))
     return ctx
+
+
+def resolved_values(game: Game, comp: Component, row: Row) -> dict[str, Any]:
+    """A row's typed values with every reference resolved: a ``ref`` cell becomes a
+    :class:`Ref` (its id, giving the referenced row's columns as attributes), a list of ids a
+    tuple of them. Card layouts and rulebook templates both see rows this way."""
+    values: dict[str, Any] = {}
+    for name, value in row.values.items():
+        spec = comp.columns.get(name)
+        if spec is not None and spec.ref and value is not None:
+            rows = game.components[spec.ref].by_id()
+            if spec.type == "ref":
+                value = Ref(value, rows.get(value))
+            elif isinstance(value, tuple):  # a list of ids
+                value = tuple(Ref(item, rows.get(item)) for item in value)
+        values[name] = value
+    return values
 
 
 @dataclass

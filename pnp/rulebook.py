@@ -167,19 +167,9 @@ class RowView(_View):
     _kind = "column"
 
     def __init__(self, game: Game, comp: Component, row: Row):
-        from .build import Ref
+        from .build import resolved_values
 
-        values = {}
-        for name, value in row.values.items():
-            spec = comp.columns.get(name)
-            if spec is not None and spec.ref and value is not None:
-                rows = game.components[spec.ref].by_id()
-                if spec.type == "ref":
-                    value = Ref(value, rows.get(value))
-                elif isinstance(value, tuple):  # a list of ids
-                    value = tuple(Ref(item, rows.get(item)) for item in value)
-            values[name] = value
-        self._data = values
+        self._data = resolved_values(game, comp, row)
         self._what = f"a row of {comp.table_display or comp.id}"
         self._id = row.id
 
@@ -245,32 +235,18 @@ class ComponentSet(_View):
     _kind = "component"
 
     def __init__(self, views: list[ComponentView]):
-        self._items = {v.id: v for v in views}
-
-    def _names(self) -> list[str]:
-        return list(self._items)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self._items[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        self._data = {v.id: v for v in views}
 
     def __getitem__(self, key):
         if isinstance(key, int):
-            return list(self._items.values())[key]
-        return self._items[key]
+            return list(self._data.values())[key]
+        return self._data[key]
 
     def __iter__(self):
-        return iter(self._items.values())
-
-    def __len__(self) -> int:
-        return len(self._items)
+        return iter(self._data.values())
 
     def __str__(self) -> str:
-        return ", ".join(v.name for v in self._items.values())
+        return ", ".join(v.name for v in self._data.values())
 
 
 class TableSet(_View):
@@ -281,27 +257,7 @@ class TableSet(_View):
     _kind = "table"
 
     def __init__(self, views: list[ComponentView]):
-        self._items = {v.id: v.rows for v in views if v.table}
-
-    def _names(self) -> list[str]:
-        return list(self._items)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self._items[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __getitem__(self, key: str):
-        return self._items[key]
-
-    def __iter__(self):
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
+        self._data = {v.id: v.rows for v in views if v.table}
 
 
 class _Record(_View):
