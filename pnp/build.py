@@ -203,17 +203,20 @@ def _cross(c, cx: float, cy: float, scale: bool) -> None:
     c.setLineWidth(0.4)
     c.line(cx - 8 * MM, cy, cx + 8 * MM, cy)
     c.line(cx, cy - 8 * MM, cx, cy + 8 * MM)
-    c.circle(cx, cy, 3 * MM, stroke=1, fill=0)
-    if scale:
+    if not scale:
+        c.circle(cx, cy, 3 * MM, stroke=1, fill=0)
+    if scale:  # millimetre ticks along both arms, so a front cross seen through reads off directly
         c.setLineWidth(0.25)
-        for k in range(-6, 7):
-            tick = (2 if k % 5 == 0 else 1) * MM
-            c.line(cx + k * MM, cy + 10 * MM, cx + k * MM, cy + 10 * MM + tick)
-            c.line(cx + 10 * MM, cy + k * MM, cx + 10 * MM + tick, cy + k * MM)
-        _text(c, "sans", 5, cx + 5 * MM, cy + 13 * MM, "+5", centre=True)
-        _text(c, "sans", 5, cx - 5 * MM, cy + 13 * MM, "-5", centre=True)
-        _text(c, "sans", 5, cx + 13.5 * MM, cy + 4.5 * MM, "+5", centre=True)
-        _text(c, "sans", 5, cx + 13.5 * MM, cy - 5.5 * MM, "-5", centre=True)
+        for k in range(-7, 8):
+            if k == 0:
+                continue
+            tick = (1.6 if k % 5 == 0 else 0.8) * MM
+            c.line(cx + k * MM, cy - tick, cx + k * MM, cy + tick)
+            c.line(cx - tick, cy + k * MM, cx + tick, cy + k * MM)
+        _text(c, "sans", 5, cx + 5 * MM, cy - 3.6 * MM, "+5", centre=True)
+        _text(c, "sans", 5, cx - 5 * MM, cy - 3.6 * MM, "-5", centre=True)
+        _text(c, "sans", 5, cx + 2.8 * MM, cy + 4.4 * MM, "+5", centre=True)
+        _text(c, "sans", 5, cx + 2.8 * MM, cy - 5.6 * MM, "-5", centre=True)
     c.restoreState()
 
 
