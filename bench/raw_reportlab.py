@@ -6,7 +6,7 @@ folder (``cards.csv``, ``families.csv`` and ``game.toml``'s ``[colors]``):
 
 - US Letter portrait (612 x 792 pt), poker cards (2.5 x 3.5 in = 180 x 252 pt) 3 x 3, centred,
   5 mm ink-free margin, 1/8 in bleed where the margin leaves a 3 mm crop mark, crop marks
-  outside the grid for the filled rows and columns: the formulas of ``pnp.impose`` (copied
+  outside the grid for the filled rows and columns: the formulas of ``pnp.geometry.impose`` (copied
   here so the floor imports nothing of pnp);
 - a calibration sheet and its back first, then each front sheet followed by its back sheet,
   backs mirrored for a long-edge flip;
@@ -64,7 +64,7 @@ def register_fonts() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Sheet geometry (pnp.impose.fit_grid and Grid.crop_marks, for one card size on one paper)
+# Sheet geometry (pnp.geometry.impose.fit_grid and Grid.crop_marks, for one card size on one paper)
 
 def grid():
     """(cols, rows, origin_x, origin_y, bleed_x, bleed_y) of poker cards on Letter."""

@@ -115,9 +115,9 @@ def _size(path: Path) -> int:
 
 
 def pnp_command() -> list[str]:
-    """The `pnp` console script beside this interpreter, else ``python -m pnp.cli``."""
+    """The `pnp` console script beside this interpreter, else ``python -m pnp``."""
     script = Path(sys.executable).with_name("pnp")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "pnp.cli"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "pnp"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,8 +306,8 @@ def layouts_problem(game_dir: Path) -> str | None:
     """Why ``game_dir/templates/layouts.toml`` does not load with pnp (None when it loads)."""
     sys.path.insert(0, str(ROOT))
     try:
-        from pnp.errors import PnpError
-        from pnp.layout import load_layouts
+        from pnp.core.errors import PnpError
+        from pnp.design.layouts import load_layouts
 
         colors = tomllib.loads((game_dir / "game.toml").read_text(encoding="utf-8")).get("colors", {})
         load_layouts(game_dir / "templates", "layouts.toml", colors)
@@ -872,7 +872,7 @@ def profile(args) -> None:
             "help": ["--help"],
         }
         serial = work / "serial_pnp.py"  # games one after the other, so the profile sees every build
-        serial.write_text("import sys\nimport pnp.build as b\n_jobs = b.run_jobs\n"
+        serial.write_text("import sys\nimport pnp.pipeline.build as b\n_jobs = b.run_jobs\n"
                           "b.run_jobs = lambda jobs, workers=None: _jobs(jobs, 1)\n"
                           "from pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n", encoding="utf-8")
         for name, argv in runs.items():
@@ -886,7 +886,7 @@ def profile(args) -> None:
             stats.sort_stats("cumulative").print_stats(45)
             (dest / f"{name}.txt").write_text(buf.getvalue(), encoding="utf-8")
             print(f"{name}: {dest / (name + '.txt')}" + (f" ({cards} cards)" if name == "build_x10" else ""))
-        imp = subprocess.run([sys.executable, "-X", "importtime", "-m", "pnp.cli", "--help"], cwd=ROOT,
+        imp = subprocess.run([sys.executable, "-X", "importtime", "-m", "pnp", "--help"], cwd=ROOT,
                              capture_output=True, text=True)
         (dest / "help_importtime.txt").write_text(imp.stderr, encoding="utf-8")
         print(f"import times: {dest / 'help_importtime.txt'}")

@@ -11,12 +11,14 @@ import pytest
 from PIL import Image
 
 from conftest import CARD_DATA
-from pnp.analysis import PLOT_DPI, analyze, write_plots
-from pnp.check import check_game_full
+from pnp.validate.analysis import PLOT_DPI, analyze
+from pnp.validate.plots import write_plots
+from pnp.model.games import GameSource
+from pnp.validate.check import check_game_full
 
 
 def analysis_of(game: str):
-    result = check_game_full(CARD_DATA / game, f"card_data/{game}")
+    result = check_game_full(GameSource(CARD_DATA / game, f"card_data/{game}"))
     return analyze(result.game, result.book)
 
 
@@ -93,7 +95,7 @@ def test_plot_files_name_each_chart(ars):
 
 
 def pnp(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True,
                           env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"})
 
 

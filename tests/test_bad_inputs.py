@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import SheetOptions, build_cards, game_layouts
-from pnp.check import check_game
-from pnp.errors import PnpError
-from pnp.model import load_game
+from pnp.core.errors import PnpError
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.cards import build_cards
+from pnp.outputs.base import SheetOptions
+from pnp.validate.check import check_game
 
 from conftest import FIXTURES
 
@@ -30,11 +33,11 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
             load_game(game_dir, "g")
             return ["ok"]
         if spec["run"] == "check":
-            game, findings = check_game(game_dir, "g")
+            game, findings = check_game(GameSource(game_dir, "g"))
             lines = finding_lines(findings)
             return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
         game = load_game(game_dir, "g")
-        layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
+        layouts = game_layouts(game, GameSource(game_dir, "g", game_dir / "templates", "tiny/templates"))
         result = build_cards(game, layouts, out, SheetOptions(contact_sheets=False))
         lines = finding_lines(result.findings)
         return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines

@@ -18,12 +18,13 @@ import pikepdf
 import pypdfium2 as pdfium
 import pytest
 
-from pnp.boards import build_boards
-from pnp.build import SheetOptions
-from pnp.errors import BuildError, LayoutError
-from pnp.model import load_game
-from pnp.tiling import plan_board, tile_label
-from pnp.units import MM, PAPER_SIZES, Size
+from pnp.model.games import GameSource
+from pnp.outputs.boards import build_boards
+from pnp.outputs.base import SheetOptions
+from pnp.core.errors import BuildError, LayoutError
+from pnp.model.load import load_game
+from pnp.geometry.tiling import plan_board, tile_label
+from pnp.core.units import MM, PAPER_SIZES, Size
 
 TOL = 0.05 * MM
 REF = (20 * MM, 30 * MM)
@@ -116,7 +117,8 @@ def make_game(tmp_path: Path, size: str = "500mm x 500mm", small: bool = True,
 def build(game_dir: Path, out: Path, overlap_mm: float | None = None, **opts):
     game = load_game(game_dir, "bt")
     kwargs = {} if overlap_mm is None else {"overlap": overlap_mm * MM}
-    return build_boards(game, game_dir / "templates", "bt/templates/layouts.toml", out, SheetOptions(**opts), **kwargs)
+    return build_boards(game, GameSource(game_dir, "bt", game_dir / "templates", "bt/templates"), out, SheetOptions(**opts),
+                        **kwargs)
 
 
 def colour_of(obj) -> tuple:
@@ -349,13 +351,14 @@ def test_a_repeat_box_needs_its_settings(tmp_path):
 
 @pytest.fixture(scope="module")
 def bundled(tmp_path_factory):
-    from pnp.games import data_root, templates_root
+    from pnp.model.games import data_root, templates_root
 
     out = {}
     for gid in ("atomic-assembly", "ars-alchimia"):
         game = load_game(data_root() / gid, f"card_data/{gid}")
         dest = tmp_path_factory.mktemp(gid)
-        result = build_boards(game, templates_root() / gid, f"templates/{gid}", dest, SheetOptions())
+        result = build_boards(game, GameSource(data_root() / gid, f"card_data/{gid}", templates_root() / gid, f"templates/{gid}"),
+                              dest, SheetOptions())
         out[gid] = (game, result, pdfplumber.open(dest / f"{gid}-boards.pdf"))
     return out
 

@@ -11,7 +11,7 @@ import pytest
 
 
 def pnp(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True,
                           cwd=cwd, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
 
 

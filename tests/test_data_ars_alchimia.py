@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.check import check_game
-from pnp.model import load_game
+from pnp.model.games import GameSource
+from pnp.validate.check import check_game
+from pnp.model.load import load_game
 
 GAME_DIR = Path(__file__).parent.parent / "card_data" / "ars-alchimia"
 BASIC = ("flower", "snow", "fire", "sand")
@@ -38,7 +39,7 @@ def game():
 
 
 def test_check_has_no_errors():
-    loaded, findings = check_game(GAME_DIR, "card_data/ars-alchimia")
+    loaded, findings = check_game(GameSource(GAME_DIR, "card_data/ars-alchimia"))
     assert loaded is not None
     assert [f for f in findings if f.severity == "error"] == []
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.check import check_game
-from pnp.model import load_game
+from pnp.model.games import GameSource
+from pnp.validate.check import check_game
+from pnp.model.load import load_game
 
 GAME_DIR = Path(__file__).parent.parent / "card_data" / "assemble"
 TEAM_INSIGNIAS = ("aegis", "comet", "forge", "shade", "wildkin", "arcanum")
@@ -50,7 +51,7 @@ def cards(game):
 
 
 def test_check_reports_no_errors():
-    _, findings = check_game(GAME_DIR, "card_data/assemble")
+    _, findings = check_game(GameSource(GAME_DIR, "card_data/assemble"))
     assert [f for f in findings if f.severity == "error"] == []
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.check import check_game
-from pnp.model import load_game
+from pnp.model.games import GameSource
+from pnp.validate.check import check_game
+from pnp.model.load import load_game
 
 GAME_DIR = Path(__file__).parent.parent / "card_data" / "atomic-assembly"
 
@@ -114,7 +115,7 @@ def element_pool(game):
 
 
 def test_check_finds_no_errors():
-    loaded, findings = check_game(GAME_DIR, "card_data/atomic-assembly")
+    loaded, findings = check_game(GameSource(GAME_DIR, "card_data/atomic-assembly"))
     assert loaded is not None
     assert [f for f in findings if f.severity == "error"] == []
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.check import check_game
-from pnp.model import load_game
+from pnp.model.games import GameSource
+from pnp.validate.check import check_game
+from pnp.model.load import load_game
 
 GAME_DIR = Path(__file__).parent.parent / "card_data" / "periodic-shed"
 
@@ -43,7 +44,7 @@ def by_id(game):
 
 
 def test_check_game_has_no_errors():
-    loaded, findings = check_game(GAME_DIR, "card_data/periodic-shed")
+    loaded, findings = check_game(GameSource(GAME_DIR, "card_data/periodic-shed"))
     assert loaded is not None
     errors = [f for f in findings if f.severity == "error"]
     assert errors == [], [f"{f.location}: {f.message}" for f in errors]

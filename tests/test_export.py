@@ -23,12 +23,14 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import CARD_DATA, FIXTURES, ROOT
-from pnp.build import game_layouts
-from pnp.errors import BuildError
-from pnp.export import (ProfileError, _rasterise_all, bundled_profiles, card_page, export_game,
-                        load_profile, manifest_targets)
-from pnp.model import load_game
-from pnp.units import CARD_SIZES, MM, to_mm
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.core.errors import BuildError
+from pnp.outputs.export import (ProfileError, bundled_profiles, card_page, export_game, load_profile,
+                                manifest_targets)
+from pnp.render.raster import rasterise_all
+from pnp.model.load import load_game
+from pnp.core.units import CARD_SIZES, MM, to_mm
 
 RED = (0xC0, 0x39, 0x2B)
 GREEN = (0x27, 0xAE, 0x60)
@@ -45,7 +47,7 @@ def copy_tiny(dest: Path) -> Path:
 
 def export(game_dir: Path, out: Path, target: str, **kw):
     game = load_game(game_dir, "tiny")
-    layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
+    layouts = game_layouts(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
     result = export_game(game, layouts, target, out, jobs=kw.pop("jobs", 1), **kw)
     return result
 
@@ -346,7 +348,7 @@ def test_cmyk_rich_black_for_large_fills_100_k_for_text_and_small_fills_and_ink_
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255), st.sampled_from([2.4, 3.0]))
 def test_rgb_to_cmyk_stays_within_the_ink_limit_and_looks_the_same(r, g, b, limit):
-    from pnp.color import image_to_cmyk, rgb_to_cmyk
+    from pnp.render.color import image_to_cmyk, rgb_to_cmyk
 
     cmyk = rgb_to_cmyk(r / 255, g / 255, b / 255, limit)
     assert all(0 <= v <= 1 for v in cmyk)
@@ -568,7 +570,7 @@ def test_rasterising_in_two_processes_gives_the_same_bytes(tgc, dtc):
         one.save(buf)
         pages.append(buf.getvalue())
     jobs = [(p, (206, 281)) for p in pages] * 2
-    assert _rasterise_all(jobs, 2) == _rasterise_all(jobs, 1)
+    assert rasterise_all(jobs, 2) == rasterise_all(jobs, 1)
 
 
 def test_same_pdf_twice_is_byte_identical(tmp_path, dtc):
@@ -660,7 +662,7 @@ def test_cli_export_and_its_errors(tmp_path):
     assert listed.exit_code == 0
     for name in ("tgc", "mpc", "dtc", "eu", "tts"):
         assert name in listed.output
-    bad = subprocess.run([sys.executable, "-m", "pnp.cli", "export", str(game_dir), "--target", "dtcc",
+    bad = subprocess.run([sys.executable, "-m", "pnp", "export", str(game_dir), "--target", "dtcc",
                           "-o", str(tmp_path / "out")], capture_output=True, text=True,
                          env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"}, cwd=ROOT)
     assert bad.returncode == 2
@@ -675,7 +677,8 @@ def test_a_bundled_game_exports_to_drivethrucards(tmp_path):
     for comp in game:
         if comp.kind == "deck":
             comp.rows = comp.rows[:1]  # a card of every deck keeps the test fast
-    layouts = game_layouts(game, ROOT / "templates" / game.id, f"templates/{game.id}/layouts.toml")
+    layouts = game_layouts(game, GameSource(game.path, game.display_root, ROOT / "templates" / game.id,
+                                            f"templates/{game.id}"))
     result = export_game(game, layouts, "dtc", tmp_path, jobs=1)
     assert not [f for f in result.findings if f.severity == "error"]
     pdfs = [f for f in result.files if f.suffix == ".pdf"]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from pnp.build import SheetOptions, build_game
-from pnp.model import load_game
+from pnp.model.games import GameSource
+from pnp.outputs.base import BuildSettings, SheetOptions
+from pnp.pipeline.build import build_game
+from pnp.model.load import load_game
 
 
 def build(tiny, out, force=False, opts=SheetOptions(contact_sheets=False)):
     game = load_game(tiny, "tiny")
-    return build_game(game, tiny / "templates", "tiny/templates/layouts.toml", out, opts, force=force)
+    return build_game(game, GameSource(tiny, "tiny", tiny / "templates", "tiny/templates"), out,
+                      BuildSettings(opts, force=force))
 
 
 def test_unchanged_inputs_render_nothing(tiny, tmp_path):

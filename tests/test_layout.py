@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from pnp.build import SheetOptions, build_cards, game_layouts
-from pnp.errors import BuildError, LayoutError
-from pnp.model import load_game
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.outputs.base import SheetOptions
+from pnp.outputs.cards import build_cards
+from pnp.core.errors import BuildError, LayoutError
+from pnp.model.load import load_game
 
 from sheetgeom import open_pdf
 
@@ -19,7 +22,7 @@ def build(tiny, tmp_path, rows: str, layouts: str | None = None):
     if layouts is not None:
         (tiny / "templates" / "layouts.toml").write_text(layouts, encoding="utf-8")
     game = load_game(tiny, "tiny")
-    result = build_cards(game, game_layouts(game, tiny / "templates", "tiny/templates/layouts.toml"),
+    result = build_cards(game, game_layouts(game, GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")),
                          tmp_path, SheetOptions(contact_sheets=False))
     return result, open_pdf(tmp_path / "tiny-cards.pdf")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.csvload import read_csv
-from pnp.errors import DataError, ManifestError
-from pnp.model import GameDataErrors, load_game
+from pnp.model.readers.csv import read_csv
+from pnp.core.errors import DataError, ManifestError
+from pnp.model.load import GameDataErrors, load_game
 
 HEADER = "id,title,cost,colour,text,copies"
 

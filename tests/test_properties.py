@@ -8,10 +8,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.cost import parse_cost, pips
-from pnp.csvload import read_csv
-from pnp.errors import DataError
-from pnp.model import GameDataErrors, load_game
+from pnp.model.cost import parse_cost, pips
+from pnp.model.readers.csv import read_csv
+from pnp.core.errors import DataError
+from pnp.model.load import GameDataErrors, load_game
 
 from conftest import FIXTURES
 

@@ -19,16 +19,18 @@ import pikepdf
 import pytest
 
 from conftest import CARD_DATA, FIXTURES, ROOT
-from pnp.booklet import booklet_sides, impose_booklet, padded_count, reading_order
-from pnp.errors import PnpError
-from pnp.model import load_game
-from pnp.rulebook import (RulebookError, build_rulebook, escape_markdown, markdown_pdf,
-                          render_template)
-from pnp.units import PAPER_SIZES, Size
+from pnp.core.errors import PnpError
+from pnp.core.units import PAPER_SIZES, Size
+from pnp.geometry.booklet import booklet_sides, padded_count, reading_order
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.rulebook import RulebookError, build_rulebook, escape_markdown, markdown_pdf, render_template
+from pnp.outputs.rulebook.booklet import impose_booklet
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
 AA_TEMPLATES = ROOT / "templates" / "atomic-assembly"
+AA_SOURCE = GameSource(CARD_DATA / "atomic-assembly", "card_data/atomic-assembly", AA_TEMPLATES, "templates/atomic-assembly")
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
@@ -40,7 +42,7 @@ def numbered_pdf(n: int, page: Size) -> bytes:
     """A document of n pages, each with a frame at its edges and 'P<k>' in its middle."""
     from reportlab.pdfgen import canvas
 
-    from pnp import fonts
+    from pnp.render import fonts
 
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(page.width, page.height), invariant=1,
@@ -119,7 +121,7 @@ def aa_build(tmp_path_factory):
     """The Atomic Assembly rulebook built once on Letter, with its booklet."""
     out = tmp_path_factory.mktemp("aa")
     game = load_game(CARD_DATA / "atomic-assembly", "card_data/atomic-assembly")
-    result = build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", out, "letter", True)
+    result = build_rulebook(game, AA_SOURCE, out, "letter", True)
     return out, result
 
 
@@ -218,7 +220,7 @@ def test_misspelt_template_name_names_file_line_and_suggestion(tmp_path):
     game_dir, tdir = tiny_with(tmp_path, "# {{ game.title }}\n\nSome text.\n{{ tabels.cards }}\n")
     game = load_game(game_dir, "tiny")
     with pytest.raises(RulebookError) as info:
-        render_template(game, tdir, "tiny/templates")
+        render_template(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"))
     assert isinstance(info.value, PnpError)
     assert info.value.render() == ("tiny/templates/rulebook.md.j2:4: unknown name 'tabels'\n"
                                    "  hint: did you mean 'tables'?")
@@ -228,7 +230,7 @@ def test_misspelt_column_inside_a_loop(tmp_path):
     template = "# T\n\n| a | b |\n|---|---|\n{% for r in tables.cards %}\n| {{ r.titel }} | {{ r.cost }} |\n{% endfor %}\n"
     game_dir, tdir = tiny_with(tmp_path, template)
     with pytest.raises(RulebookError) as info:
-        render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates")
+        render_template(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"))
     assert info.value.render() == ("tiny/templates/rulebook.md.j2:6: a row of tiny/cards.csv has no "
                                    "column 'titel'\n  hint: did you mean 'title'?")
 
@@ -244,7 +246,7 @@ def test_template_names_functions_and_filters(tmp_path):
         "{% macro row(r) %}| {{ r.title }} |{% endmacro %}{{ row(tables.cards[0]) }}\n"
     )
     game_dir, tdir = tiny_with(tmp_path, template)
-    lines = render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates").markdown.split("\n")
+    lines = render_template(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates")).markdown.split("\n")
     assert lines[0] == "2\\-4|fifteen|5|3"
     assert lines[1] == "10 coins|63\\.5 x 88\\.9 mm|red action cards=3"
     assert lines[2] == "id:leaf;title:Leaf;cost:1;colour:green;text:;copies:2;."
@@ -258,7 +260,7 @@ def test_error_in_an_included_file_names_that_file(tmp_path):
     (tdir / "parts").mkdir()
     (tdir / "parts" / "setup.md").write_text("Setup.\n\n{{ rules.hand_limt }}\n")
     with pytest.raises(RulebookError) as info:
-        render_template(load_game(game_dir, "tiny"), tdir, "tiny/templates")
+        render_template(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"))
     assert str(info.value.location) == "tiny/templates/parts/setup.md:3"
     assert info.value.message == "game.toml [rules] has no key 'hand_limt'"
 
@@ -267,15 +269,15 @@ def test_bad_card_call_and_unsafe_access_are_located(tmp_path):
     game_dir, tdir = tiny_with(tmp_path, "x\n\n{{ card('cards', 'fier') }}\n{{ ''.__class__ }}\n")
     game = load_game(game_dir, "tiny")
     with pytest.raises(RulebookError, match=r"rulebook\.md\.j2:3: card\('cards', 'fier'\).*\n  hint: did you mean 'fire'\?"):
-        render_template(game, tdir, "tiny/templates")
+        render_template(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"))
     (tdir / "rulebook.md.j2").write_text("x\n{{ ''.__class__ }}\n")
     with pytest.raises(RulebookError, match=r"rulebook\.md\.j2:2: not allowed"):
-        render_template(game, tdir, "tiny/templates")
+        render_template(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"))
 
 
 def test_cli_reports_the_template_error_without_traceback(tmp_path):
     game_dir, _ = tiny_with(tmp_path, "x\n{{ game.titel }}\n")
-    result = subprocess.run([sys.executable, "-m", "pnp.cli", "rulebook", str(game_dir), "-o",
+    result = subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "-o",
                              str(tmp_path / "out")], capture_output=True, text=True,
                             env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
     assert result.returncode == 2
@@ -291,7 +293,7 @@ def test_csv_text_is_never_markup_and_cards_are_drawn(tmp_path):
                 "| {{ r.title }} | {{ r.text }} |\n{% endfor %}\n\n{{ card('cards', 'fire', '30mm') }}\n")
     game_dir, tdir = tiny_with(tmp_path, template, cards)
     game = load_game(game_dir, "tiny")
-    result = build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "a4", False)
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "a4", False)
     text = "\n".join(page_texts(result.files[0]))
     assert "**not bold** | <b>x</b> # _y_" in text
     assert "Fire & Ice" in text
@@ -316,7 +318,7 @@ def test_image_width_and_missing_image(tmp_path):
     game_dir, tdir = tiny_with(tmp_path, "# T\n\n![pic](pic.png \"50%\")\n")
     Image.new("RGB", (1200, 600), (200, 30, 30)).save(tdir / "pic.png", dpi=(300, 300))
     game = load_game(game_dir, "tiny")
-    result = build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "letter", False)
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
     with pdfplumber.open(result.files[0]) as pdf:
         (im,) = pdf.pages[0].images
         frame = 612 - 2 * 18 * MM
@@ -324,12 +326,13 @@ def test_image_width_and_missing_image(tmp_path):
         assert abs((im["x0"] + im["x1"]) / 2 - 306) < TOL  # centred
     (tdir / "rulebook.md.j2").write_text("# T\n\n![pic](nope.png)\n")
     with pytest.raises(RulebookError, match="'nope.png' does not exist"):
-        build_rulebook(game, tdir, "tiny/templates", tmp_path / "out", "letter", False)
+        build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
 
 
 def test_game_without_template_builds_nothing(tmp_path):
     game = load_game(FIXTURES / "tiny", "tiny")
-    result = build_rulebook(game, FIXTURES / "tiny" / "templates", "tiny/templates", tmp_path, "a4", True)
+    result = build_rulebook(game, GameSource(FIXTURES / "tiny", "tiny", FIXTURES / "tiny" / "templates", "tiny/templates"),
+                            tmp_path, "a4", True)
     assert result.files == [] and [f.rule for f in result.findings] == ["rulebook.none"]
     assert not any(tmp_path.iterdir())
 
@@ -371,7 +374,7 @@ def test_atomic_assembly_fonts_embedded_and_no_standard_fonts(aa_build):
 def test_atomic_assembly_same_input_same_bytes(aa_build, tmp_path):
     out, _ = aa_build
     game = load_game(CARD_DATA / "atomic-assembly", "card_data/atomic-assembly")
-    build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", tmp_path, "letter", True)
+    build_rulebook(game, AA_SOURCE, tmp_path, "letter", True)
     for name in ("atomic-assembly-rulebook.pdf", "atomic-assembly-rulebook-booklet.pdf"):
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
 
@@ -379,10 +382,10 @@ def test_atomic_assembly_same_input_same_bytes(aa_build, tmp_path):
 def test_same_bytes_in_another_process(tmp_path):
     template = "# {{ game.title }}\n\n{{ toc() }}\n\n## A\n\n{% for r in tables.cards %}\n- {{ r.title }}\n{% endfor %}\n\n{{ card('cards', 'leaf') }}\n"
     game_dir, tdir = tiny_with(tmp_path, template)
-    mine = build_rulebook(load_game(game_dir, str(game_dir)), tdir, f"{game_dir}/templates",
+    mine = build_rulebook(load_game(game_dir, str(game_dir)), GameSource(game_dir, str(game_dir), tdir, f"{game_dir}/templates"),
                           tmp_path / "a" / "tiny", "letter", True)
     env = dict(os.environ, PYTHONHASHSEED="321")
-    subprocess.run([sys.executable, "-m", "pnp.cli", "rulebook", str(game_dir), "--booklet", "-o",
+    subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "--booklet", "-o",
                     str(tmp_path / "b")], check=True, env=env, capture_output=True)
     for path in mine.files:
         assert (tmp_path / "b" / "tiny" / path.name).read_bytes() == path.read_bytes()
@@ -400,7 +403,7 @@ def test_changed_cost_in_the_csv_changes_the_rulebook(aa_build, tmp_path):
     csv_path.write_text(text.replace("aqueduct,,Aqueduct,required,,h2o,10,2 H + O,3,",
                                      "aqueduct,,Aqueduct,required,,h2o,10,3 H + O,4,"), encoding="utf-8")
     game = load_game(game_dir, "atomic-assembly")
-    result = build_rulebook(game, AA_TEMPLATES, "templates/atomic-assembly", tmp_path / "out", "letter", False)
+    result = build_rulebook(game, AA_SOURCE, tmp_path / "out", "letter", False)
     after = "\n".join(page_texts(result.files[0]))
     assert re.search(r"^Aqueduct 3 H \+ O 4 H2O$", after, re.M)
     assert not re.search(r"^Aqueduct 2 H \+ O", after, re.M)

@@ -12,8 +12,9 @@ import pdfplumber
 import pytest
 
 from conftest import CARD_DATA, ROOT
-from pnp.model import load_game
-from pnp.rulebook import build_rulebook
+from pnp.model.load import load_game
+from pnp.model.games import GameSource
+from pnp.outputs.rulebook import build_rulebook
 
 GAME = "ars-alchimia"
 TEMPLATES = ROOT / "templates" / GAME
@@ -44,7 +45,8 @@ def rows(name: str) -> list[dict[str, str]]:
 
 def build(game_dir: Path, templates: Path, out: Path, only_pages_with: tuple[str, ...] = ()) -> tuple[str, int]:
     """Single A4 pages only (no booklet): the text of the PDF and its page count."""
-    result = build_rulebook(load_game(game_dir, GAME), templates, f"templates/{GAME}", out, "a4", False)
+    result = build_rulebook(load_game(game_dir, GAME), GameSource(game_dir, GAME, templates, f"templates/{GAME}"), out,
+                            "a4", False)
     assert len(result.files) == 1
     return pdf_text(result.files[0], only_pages_with), result.sheets
 

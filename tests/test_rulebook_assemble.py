@@ -15,8 +15,9 @@ import pdfplumber
 import pytest
 
 from conftest import CARD_DATA, ROOT
-from pnp.model import load_game
-from pnp.rulebook import build_rulebook
+from pnp.model.load import load_game
+from pnp.model.games import GameSource
+from pnp.outputs.rulebook import build_rulebook
 
 GAME = CARD_DATA / "assemble"
 TEMPLATES = ROOT / "templates" / "assemble"
@@ -42,7 +43,8 @@ def build_text(game_dir: Path, templates_dir: Path, out: Path, until: tuple[str,
     worked example are, and reading stops once every pattern has been found.
     """
     game = load_game(game_dir, game_dir.name)
-    result = build_rulebook(game, templates_dir, str(templates_dir), out, "letter", False)
+    result = build_rulebook(game, GameSource(game_dir, game_dir.name, templates_dir, str(templates_dir)), out, "letter",
+                            False)
     assert not [f for f in result.findings if f.severity == "error"], result.findings
     (pdf_path,) = result.files
     texts: list[str] = []

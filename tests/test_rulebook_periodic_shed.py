@@ -10,8 +10,9 @@ from pathlib import Path
 import pdfplumber
 
 from conftest import CARD_DATA, ROOT
-from pnp.model import load_game
-from pnp.rulebook import build_rulebook
+from pnp.model.load import load_game
+from pnp.model.games import GameSource
+from pnp.outputs.rulebook import build_rulebook
 
 GAME = "periodic-shed"
 TEMPLATES = ROOT / "templates" / GAME
@@ -27,7 +28,7 @@ def page_texts(path: Path, only: set[int] | None = None) -> list[str]:
 def build(game_dir: Path, out: Path) -> Path:
     game = load_game(game_dir, str(game_dir))
     templates = game_dir / "templates"
-    result = build_rulebook(game, templates, str(templates), out, "a4", False)
+    result = build_rulebook(game, GameSource(game_dir, str(game_dir), templates, str(templates)), out, "a4", False)
     assert [p.name for p in result.files] == [f"{GAME}-rulebook.pdf"]
     return result.files[0]
 

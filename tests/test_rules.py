@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 
 from conftest import CARD_DATA
-from pnp.check import BUILTIN_RULES, check_game, check_game_full
-from pnp.rules import pay, toml_key_lines
-from pnp.cost import parse_cost
+from pnp.model.games import GameSource
+from pnp.validate.check import BUILTIN_RULES, check_game, check_game_full
+from pnp.core.tomlpos import toml_key_lines
+from pnp.validate.payment import pay
+from pnp.model.cost import parse_cost
 
 GAMES = ("atomic-assembly", "assemble", "periodic-shed", "ars-alchimia")
 
@@ -93,7 +95,7 @@ def run_copy(tmp_path: Path, game: str, *mutations) -> list:
     shutil.copytree(CARD_DATA / game, folder)
     for m in mutations:
         m(folder)
-    loaded, findings = check_game(folder, f"card_data/{game}")
+    loaded, findings = check_game(GameSource(folder, f"card_data/{game}"))
     return findings
 
 
@@ -418,7 +420,7 @@ REAL = {
 
 @pytest.mark.parametrize("game", GAMES)
 def test_bundled_data_reports_only_explained_findings(game):
-    result = check_game_full(CARD_DATA / game, f"card_data/{game}")
+    result = check_game_full(GameSource(CARD_DATA / game, f"card_data/{game}"))
     assert result.game is not None
     assert {(f.severity, f.rule, f.location) for f in result.findings} == REAL[game]
     readme = (CARD_DATA / game / "README.md").read_text(encoding="utf-8")
@@ -439,7 +441,7 @@ def test_stated_total_points_at_its_entry(tmp_path):
 
 
 def test_contradiction_cites_both_sections():
-    findings = check_game(CARD_DATA / AA, "card_data/atomic-assembly")[1]
+    findings = check_game(GameSource(CARD_DATA / AA, "card_data/atomic-assembly"))[1]
     three = next(f for f in findings if f.rule == "blueprints.three-cards")
     assert three.source == "Getting started / contradicted by: The nine standard constructs"
     assert "Coastal Monument costs 2 (Cu + Sn)" in three.message
@@ -468,7 +470,7 @@ def test_players_supported_says_how_many(tmp_path):
 
 
 def test_pay_uses_each_card_once_and_explains_the_shortfall():
-    from pnp.rules import Unit
+    from pnp.validate.payment import Unit
 
     units = [Unit("Copper", 1, frozenset({"Cu", "green", "any"})), Unit("Tin", 1, frozenset({"Sn", "green", "any"}))]
     assert pay(parse_cost("Cu + Sn"), units).ok
@@ -489,7 +491,7 @@ def test_toml_key_lines():
 
 def _tiny_with_rules(tiny: Path, rules: str) -> list:
     (tiny / "rules.toml").write_text(rules, encoding="utf-8")
-    return check_game(tiny, "tiny")[1]
+    return check_game(GameSource(tiny, "tiny"))[1]
 
 
 def test_designer_rules_for_a_new_game(tiny):
@@ -581,7 +583,7 @@ def test_cost_names_hint_lists_the_vocabulary(tmp_path):
 
 
 def pnp(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True,
                           env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"})
 
 

@@ -12,10 +12,13 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from pnp.build import SheetOptions, build_cards, game_layouts
-from pnp.impose import MARK_WIDTH, fit_fold, fit_grid
-from pnp.model import load_game
-from pnp.units import CARD_SIZES, MM, PAPER_SIZES, to_mm
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.outputs.base import SheetOptions
+from pnp.outputs.cards import build_cards
+from pnp.geometry.impose import MARK_WIDTH, fit_fold, fit_grid
+from pnp.model.load import load_game
+from pnp.core.units import CARD_SIZES, MM, PAPER_SIZES, to_mm
 
 from sheetgeom import open_pdf, trims
 
@@ -25,7 +28,7 @@ POKER = CARD_SIZES["poker"]
 
 def build(game_dir: Path, out: Path, **opts) -> Path:
     game = load_game(game_dir, "tiny")
-    layouts = game_layouts(game, game_dir / "templates", "tiny/templates/layouts.toml")
+    layouts = game_layouts(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
     result = build_cards(game, layouts, out, SheetOptions(**opts))
     assert [f for f in result.findings if f.severity != "info"] == []
     return out / ("tiny-cards-gutter-fold.pdf" if opts.get("gutter_fold") else "tiny-cards.pdf")
@@ -188,7 +191,7 @@ def test_same_input_same_bytes(nine, tmp_path):
     b = build(nine, tmp_path / "b", paper="letter").read_bytes()
     assert a == b
     env = dict(os.environ, PYTHONHASHSEED="123")
-    subprocess.run([sys.executable, "-m", "pnp.cli", "build", str(nine), "-o", str(tmp_path / "c"),
+    subprocess.run([sys.executable, "-m", "pnp", "build", str(nine), "-o", str(tmp_path / "c"),
                     "--no-contact-sheets", "--force"], check=True, env=env, capture_output=True)
     assert hashlib.sha256((tmp_path / "c" / "tiny" / "tiny-cards.pdf").read_bytes()).hexdigest() == \
         hashlib.sha256(a).hexdigest()

@@ -14,12 +14,13 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pnp.boards import build_boards
-from pnp.build import SheetOptions
-from pnp.errors import BuildError
-from pnp.model import load_game
-from pnp.tokens import CUT_GRAY, CUT_WIDTH
-from pnp.units import MM, PAPER_SIZES
+from pnp.model.games import GameSource
+from pnp.outputs.boards import build_boards
+from pnp.outputs.base import SheetOptions
+from pnp.core.errors import BuildError
+from pnp.model.load import load_game
+from pnp.render.canvas import CUT_GRAY, CUT_WIDTH
+from pnp.core.units import MM, PAPER_SIZES
 
 TOL = 0.05 * MM
 BLEED = 9.0
@@ -115,7 +116,7 @@ def make_game(tmp_path: Path) -> Path:
 
 def build(game_dir: Path, out: Path, **opts):
     game = load_game(game_dir, "tt")
-    result = build_boards(game, game_dir / "templates", "tt/templates", out, SheetOptions(**opts))
+    result = build_boards(game, GameSource(game_dir, "tt", game_dir / "templates", "tt/templates"), out, SheetOptions(**opts))
     return result, pdfplumber.open(out / "tt-tokens.pdf")
 
 
@@ -302,10 +303,11 @@ def test_tokens_without_a_layout_are_reported_not_dropped(tmp_path):
     ("ars-alchimia", {(15.0, 15.0): 80, (20.0, 20.0): 4, (12.0, 12.0): 20}),
 ])
 def test_bundled_token_counts_equal_the_data(tmp_path, gid, want):
-    from pnp.games import data_root, templates_root
+    from pnp.model.games import data_root, templates_root
 
     game = load_game(data_root() / gid, f"card_data/{gid}")
-    result = build_boards(game, templates_root() / gid, f"templates/{gid}", tmp_path, SheetOptions())
+    result = build_boards(game, GameSource(data_root() / gid, f"card_data/{gid}", templates_root() / gid, f"templates/{gid}"),
+                          tmp_path, SheetOptions())
     assert result.findings == []
     pdf = pdfplumber.open(tmp_path / f"{gid}-tokens.pdf")
     total: Counter = Counter()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pnp import units
+from pnp.core import units
 
 
 @pytest.mark.parametrize("text, pt", [("63.5mm", 180.0), ("2.5in", 180.0), ("9pt", 9.0),

@@ -1,0 +1,31 @@
+"""The Typer application every command registers on, and ``--version``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .. import __version__
+from .output import out
+
+app = typer.Typer(
+    help="Print-and-play sheets, print-shop files and checks for tabletop games kept as CSV.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"pnp {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
+) -> None:
+    """Print-and-play sheets, print-shop files and checks for tabletop games kept as CSV."""

@@ -1,0 +1,104 @@
+"""Findings: what a check says about a game, with where and why.
+
+A :class:`Finding` has a severity (``error``, ``warning``, ``info``), a rule id, a location (a
+file:line:column, or a component and piece), a message in the designer's words and the rulebook
+section the rule comes from. ``location`` is the text shown to people; ``file``, ``line``,
+``column``, ``field``, ``component`` and ``piece`` are the same place as separate values, for
+grouping the report by file and for JSON consumers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Iterable
+
+from .errors import Location
+
+SEVERITIES = ("error", "warning", "info")
+"""Most to least serious. ``pnp check`` exits 1 on an error (and on a warning with --strict)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One result of a check.
+
+    ``location`` is text such as ``card_data/x/cards.csv:4:2 (cost)`` or ``heroes/captain (face)``.
+    ``source`` names the rulebook section the rule comes from (two sections joined by
+    " / contradicted by: " when the finding reports a contradiction). ``line`` and ``column`` are
+    1-based; ``field`` is the CSV column or the dotted TOML key.
+    """
+
+    severity: str
+    rule: str
+    location: str
+    message: str
+    source: str = ""
+    hint: str = ""
+    file: str = ""
+    line: int | None = None
+    column: int | None = None
+    field: str = ""
+    component: str = ""
+    piece: str = ""
+
+    @classmethod
+    def at(cls, severity: str, rule: str, where: Location | None, message: str, *, source: str = "",
+           hint: str = "", component: str = "", piece: str = "") -> "Finding":
+        """A finding located at a :class:`pnp.core.errors.Location` (file, line, column, column name)."""
+        if where is None:
+            return cls(severity, rule, "", message, source, hint or "", component=component, piece=piece)
+        return cls(severity, rule, str(where), message, source, hint or "", file=str(where.file),
+                   line=where.line, column=where.column, field=where.column_name or "",
+                   component=component, piece=piece)
+
+    @property
+    def group(self) -> str:
+        """What the human report groups this finding under: its file, or its component."""
+        if self.file:
+            return self.file
+        if self.component:
+            return f"component {self.component}"
+        return self.location.split(" (")[0] if self.location else "(game)"
+
+    @property
+    def position(self) -> str:
+        """The place inside :attr:`group`: ``line:column (field)``, or the piece."""
+        if self.file:
+            text = ""
+            if self.line is not None:
+                text = str(self.line) + (f":{self.column}" if self.column is not None else "")
+            if self.field:
+                text += f" ({self.field})" if text else self.field
+            return text
+        if self.piece:
+            return self.piece
+        return self.location
+
+    def as_dict(self) -> dict:
+        """The finding as a JSON-ready dict (every field, None where not known)."""
+        return asdict(self)
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many findings of each severity: ``{"error": n, "warning": n, "info": n}``."""
+    out = {s: 0 for s in SEVERITIES}
+    for f in findings:
+        out[f.severity] = out.get(f.severity, 0) + 1
+    return out
+
+
+def failing(findings: Iterable[Finding], strict: bool = False) -> bool:
+    """Whether the findings fail a check: any error, or with ``strict`` any warning too."""
+    bad = {"error", "warning"} if strict else {"error"}
+    return any(f.severity in bad for f in findings)
+
+
+def sort_key(order: dict[str, int]):
+    """A sort key putting findings in report order: by file (``order`` gives each file's rank,
+    unknown files last, by name), then line, column, then severity."""
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+
+    def key(f: Finding):
+        return (order.get(f.group, len(order)), f.group, f.line or 0, f.column or 0,
+                rank.get(f.severity, 9), f.rule)
+    return key

@@ -1,0 +1,85 @@
+"""Where keys are in a TOML file: the line of every table header and dotted key.
+
+``tomllib`` gives values without positions; messages about a manifest, a layouts file, a
+profile or ``rules.toml`` name the line of the key they concern, so this module reads the text
+again for the positions only (it never interprets values).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_HEADER_RE = re.compile(r"^\s*(\[\[|\[)\s*([^\[\]]+?)\s*(\]\]|\])\s*(#.*)?$")
+
+
+_KEY_RE = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+
+
+_STRING_RE = re.compile(r"\"\"\".*?\"\"\"|'''.*?'''|\"(?:\\.|[^\"\\])*\"|'[^']*'")
+
+
+def _key_parts(text: str) -> list[str]:
+    return [p.strip().strip("\"'") for p in re.findall(r"\"[^\"]*\"|'[^']*'|[^.]+", text)]
+
+
+def toml_key_lines(text: str) -> dict[str, int]:
+    """The 1-based line of every table header and key of a TOML document.
+
+    Keys are dotted paths; the n-th (0-based) entry of an array of tables ``[[rule]]`` is
+    ``rule[n]``, so ``rule[2].assert`` is the ``assert`` key of the third rule. Keys inside
+    inline tables share their table's line. Multi-line strings and arrays are skipped over.
+    """
+    lines: dict[str, int] = {}
+    prefix: list[str] = []
+    arrays: Counter = Counter()
+    depth = 0
+    in_multi: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw
+        if in_multi:
+            if in_multi in line:
+                line = line.split(in_multi, 1)[1]
+                in_multi = None
+            else:
+                continue
+        stripped = _STRING_RE.sub('""', line).split("#", 1)[0]
+        for quote in ('"""', "'''"):
+            if stripped.count(quote) % 2 == 1:
+                in_multi = quote
+        if depth == 0:
+            header = _HEADER_RE.match(line)
+            if header and not _KEY_RE.match(line):
+                parts = _key_parts(header.group(2))
+                if header.group(1) == "[[":
+                    base = ".".join(parts)
+                    index = arrays[base]
+                    arrays[base] += 1
+                    parts = parts[:-1] + [f"{parts[-1]}[{index}]"]
+                else:  # a sub-table of the latest entry of an array of tables
+                    for i in range(len(parts), 0, -1):
+                        base = ".".join(parts[:i])
+                        if base in arrays:
+                            parts = parts[:i - 1] + [f"{parts[i - 1]}[{arrays[base] - 1}]"] + parts[i:]
+                            break
+                prefix = parts
+                lines.setdefault(".".join(prefix), number)
+                continue
+            key = _KEY_RE.match(line)
+            if key:
+                path = ".".join(prefix + _key_parts(key.group(1)))
+                lines.setdefault(path, number)
+        depth += stripped.count("[") - stripped.count("]")
+        depth = max(depth, 0)
+    return lines
+
+
+def line_of(lines: dict[str, int], key: str) -> int | None:
+    """The line of ``key``, or of its closest enclosing key or table that has one."""
+    parts = key.split(".")
+    while parts:
+        found = lines.get(".".join(parts))
+        if found is not None:
+            return found
+        parts.pop()
+    return None

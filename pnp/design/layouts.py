@@ -1,0 +1,329 @@
+"""Declarative layouts: named boxes with units, inheritance and icons, read from a game's
+``layouts.toml`` (cards) and ``boards.toml`` (boards, tokens, dice); docs/layouts.md describes
+the format for designers.
+
+A :class:`Layout` is a background and an ordered list of :class:`Box` es, each placed from the
+trim's top-left corner in points (y grows downwards, as a designer measures a card). Text and
+colour values may be Jinja2 templates, evaluated per piece when the layout is drawn
+(:mod:`pnp.render`). Every box is checked against its element kind's declaration
+(:mod:`pnp.design.elements`) when the file is read.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import LayoutError, Location
+from ..core.suggest import did_you_mean
+from ..core.units import parse_length
+from ..model.game import Game
+from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
+from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
+from .fonts import FONT_FILES
+
+SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "octagon")
+"""Shapes a ``shape`` box and an icon may take."""
+BOX_KEYS = set(COMMON_KEYS).union(*(spec.keys for spec in ELEMENT_SPECS.values()))
+"""Every setting some element kind declares."""
+LENGTH_KEYS = tuple(dict.fromkeys(k for spec in ELEMENT_SPECS.values() for k in spec.lengths))
+"""Settings read as lengths with units, whichever kind of box gives them."""
+TEMPLATE_LENGTH_KEYS = tuple(dict.fromkeys(k for spec in ELEMENT_SPECS.values() for k in spec.template_lengths))
+
+
+@dataclass
+class Box:
+    """One named box of a layout. Geometry in pt from the trim's top-left (y down)."""
+
+    name: str
+    type: str
+    x: float
+    y: float
+    width: float
+    height: float
+    area: str | None
+    props: dict[str, Any]
+    origins: dict[str, str] = field(default_factory=dict)
+    """setting -> the layout whose file table wrote it (for messages)."""
+
+    def where(self, setting: str, layout: str) -> str:
+        """The key path of ``setting`` as written in the file, and the layout drawing it."""
+        home = self.origins.get(setting, self.origins.get("type", layout))
+        text = f"layouts.{home}.boxes.{self.name}.{setting}"
+        return text if home == layout else f"{text}, drawing layout {layout}"
+
+
+@dataclass
+class Layout:
+    """A face or back design: a background colour (or None) and boxes drawn in order."""
+
+    name: str
+    background: Any
+    boxes: list[Box]
+    background_origin: str = ""
+
+
+@dataclass
+class Icon:
+    """An icon usable inline in text as ``:name:`` and in icon rows."""
+
+    name: str
+    shape: str = "circle"
+    fill: str = "white"
+    stroke: str | None = "black"
+    label: str = ""
+    label_color: str = "black"
+    font: str = "sans-bold"
+    image: str | None = None
+    label_scale: float = 0.5
+    """Label height as a fraction of the icon's size."""
+
+
+@dataclass
+class LayoutSet:
+    """Every layout and icon of one game, with the templating environment to evaluate them."""
+
+    path: Path
+    display: str
+    layouts: dict[str, Layout]
+    icons: dict[str, Icon]
+    colors: dict[str, str]
+    safe_zone: float = 9.0
+    """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
+    names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
+    """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
+
+    def get(self, name: str, where: str) -> Layout:
+        """The layout called ``name``; ``where`` says who asked (for the error)."""
+        if name not in self.layouts:
+            raise LayoutError(f"{where} uses layout {name!r}, which {self.display} does not define",
+                              location=Location(self.display),
+                              hint=did_you_mean(name, self.layouts, "layouts: " + ", ".join(sorted(self.layouts))))
+        return self.layouts[name]
+
+
+def _length(value: Any, display: str, key: str) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+        return 0.0
+    try:
+        length = parse_length(str(value))
+    except ValueError as exc:
+        raise LayoutError(str(exc), location=Location(display, column_name=key),
+                          hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
+    if not math.isfinite(length) or abs(length) > MAX_LENGTH:
+        raise LayoutError(f"{value!r} is not a usable length", location=Location(display, column_name=key),
+                          hint="layout lengths are at most 5 m")
+    return length
+
+
+MAX_LENGTH = 5000 * 72 / 25.4
+"""Longest length a layout may give (5 m): anything larger is a typo."""
+
+
+_CHOICES = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"),
+            "fit": ("cover", "contain")}
+
+
+_NUMBERS = {"size": (0.5, 1000.0), "min_size": (0.5, 1000.0), "leading": (0.5, 5.0)}
+
+
+_NOT_NEGATIVE = ("stroke_width", "radius", "icon_size", "spacing")
+
+
+def _check_settings(props: dict, display: str, key: str) -> None:
+    """Refuse setting values of the wrong kind at load time, naming the key."""
+    for name, (low, high) in _NUMBERS.items():
+        if name in props:
+            value = props[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or not low <= value <= high:
+                raise LayoutError(f"{name} must be a number from {low:g} to {high:g}, not {value!r}",
+                                  location=Location(display, column_name=f"{key}.{name}"),
+                                  hint="text sizes are points, written without a unit: size = 12")
+    if "size" in props and "min_size" in props and props["min_size"] > props["size"]:
+        raise LayoutError(f"min_size {props['min_size']!r} is larger than size {props['size']!r}",
+                          location=Location(display, column_name=f"{key}.min_size"))
+    for name, allowed in _CHOICES.items():
+        value = props.get(name)
+        if value is not None and not (isinstance(value, str) and ("{{" in value or value in allowed)):
+            raise LayoutError(f"{name} {value!r} is not one of {', '.join(allowed)}",
+                              location=Location(display, column_name=f"{key}.{name}"),
+                              hint=did_you_mean(value, allowed, cutoff=0.5) or None)
+    if "z" in props and (isinstance(props["z"], bool) or not isinstance(props["z"], int)):
+        raise LayoutError(f"z must be a whole number, not {props['z']!r}",
+                          location=Location(display, column_name=f"{key}.z"))
+    for name in _NOT_NEGATIVE:
+        if isinstance(props.get(name), float) and props[name] < 0:
+            raise LayoutError(f"{name} cannot be negative", location=Location(display, column_name=f"{key}.{name}"))
+
+
+def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
+                 filename: str = LAYOUTS_FILE) -> LayoutSet:
+    """Read ``filename`` (default ``layouts.toml``) in ``template_dir``, resolving ``extends``.
+
+    Board and token designs use the same format in ``boards.toml``. Raises LayoutError naming
+    the file and key for unknown box types, settings or parents, cycles in ``extends``, and
+    lengths without units.
+    """
+    path = template_dir / filename
+    if not path.is_file():
+        raise LayoutError(f"no {filename}", location=Location(display),
+                          hint=f"each game's designs live in templates/<game>/{filename}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutError(f"not valid TOML: {exc}", location=Location(display)) from None
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"not UTF-8 text (byte offset {exc.start})", location=Location(display),
+                          hint="save the file as UTF-8") from None
+    for key in data:
+        if key not in ("layouts", "icons", "safe_zone"):
+            raise LayoutError(f"unknown top-level setting {key!r}", location=Location(display, column_name=key),
+                              hint=f"{filename} holds [layouts.*], [icons.*] and safe_zone")
+    safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
+    raw_layouts = data.get("layouts", {})
+    icons = {}
+    if not isinstance(data.get("icons", {}), dict) or not isinstance(data.get("layouts", {}), dict):
+        raise LayoutError("icons and layouts must be tables", location=Location(display),
+                          hint="write [icons.NAME] and [layouts.NAME] tables")
+    for name, spec in data.get("icons", {}).items():
+        where = f"icons.{name}"
+        if not isinstance(spec, dict):
+            raise LayoutError(f"icon {name!r} must be a table", location=Location(display, column_name=where),
+                              hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
+        unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image", "label_scale"}
+        if unknown:
+            raise LayoutError(f"unknown icon setting {sorted(unknown)[0]!r}",
+                              location=Location(display, column_name=where))
+        for key, value in spec.items():
+            ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2) \
+                if key == "label_scale" else isinstance(value, str)
+            if not ok:
+                raise LayoutError(f"{key} {value!r} has the wrong kind of value",
+                                  location=Location(display, column_name=f"{where}.{key}"),
+                                  hint="label_scale is a number from 0 to 2; every other icon setting is text in quotes")
+        if spec.get("shape", "circle") not in SHAPES:
+            raise LayoutError(f"shape {spec['shape']!r} is not one of {', '.join(SHAPES)}",
+                              location=Location(display, column_name=f"{where}.shape"))
+        if spec.get("font", "sans-bold") not in FONT_FILES:
+            raise LayoutError(f"unknown font {spec['font']!r}", location=Location(display, column_name=f"{where}.font"),
+                              hint="fonts: " + ", ".join(FONT_FILES))
+        icons[name] = Icon(name=name, **spec)
+    resolved: dict[str, Layout] = {}
+
+    def resolve(name: str, chain: tuple[str, ...]) -> dict:
+        if name in chain:
+            raise LayoutError("layouts extend each other in a cycle: " + " -> ".join(chain + (name,)),
+                              location=Location(display, column_name=f"layouts.{name}.extends"))
+        if name not in raw_layouts:
+            raise LayoutError(f"layout {chain[-1]!r} extends {name!r}, which is not defined",
+                              location=Location(display, column_name=f"layouts.{chain[-1]}.extends"),
+                              hint=did_you_mean(name, raw_layouts) or None)
+        spec = raw_layouts[name]
+        if not isinstance(spec, dict) or not isinstance(spec.get("boxes", {}), dict) or \
+                not all(isinstance(b, dict) for b in spec.get("boxes", {}).values()) or \
+                not isinstance(spec.get("extends", ""), str):
+            raise LayoutError(f"layout {name!r} is not laid out as tables",
+                              location=Location(display, column_name=f"layouts.{name}"),
+                              hint=f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables')
+        merged: dict[str, Any] = {"boxes": {}, "origins": {}, "background_origin": name}
+        if "extends" in spec:
+            parent = resolve(spec["extends"], chain + (name,))
+            merged = {"background": parent.get("background"),
+                      "background_origin": parent.get("background_origin", name),
+                      "boxes": {k: dict(v) for k, v in parent["boxes"].items()},
+                      "origins": {k: dict(v) for k, v in parent["origins"].items()}}
+        for key, value in spec.items():
+            if key == "boxes":
+                for bname, bspec in value.items():
+                    merged["boxes"].setdefault(bname, {}).update(bspec)
+                    merged["origins"].setdefault(bname, {}).update({k: name for k in bspec})
+            elif key in ("extends", "background", "description"):
+                merged[key] = value
+                if key == "background":
+                    merged["background_origin"] = name
+            else:
+                raise LayoutError(f"unknown layout setting {key!r}",
+                                  location=Location(display, column_name=f"layouts.{name}.{key}"),
+                                  hint="layout settings: extends, background, description, boxes")
+        return merged
+
+    for name in raw_layouts:
+        merged = resolve(name, ())
+        boxes = []
+        for bname, spec in merged["boxes"].items():
+            origins = merged["origins"][bname]
+            home = origins.get("type", name)
+            key = f"layouts.{home}.boxes.{bname}"
+            if spec.get("draw", True) is False:
+                continue
+            unknown = set(spec) - BOX_KEYS
+            if unknown:
+                bad = sorted(unknown)[0]
+                raise LayoutError(f"unknown box setting {bad!r}", location=Location(display, column_name=key),
+                                  hint=did_you_mean(bad, BOX_KEYS) or None)
+            btype = spec.get("type")
+            if btype not in BOX_TYPES:
+                raise LayoutError(f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}",
+                                  location=Location(display, column_name=f"{key}.type"))
+            area = spec.get("area")
+            if area not in (None, "trim", "bleed", "safe"):
+                raise LayoutError(f"area {area!r} is not trim, bleed or safe",
+                                  location=Location(display, column_name=f"{key}.area"))
+            element = ELEMENT_SPECS[btype]
+            if area is None:
+                for needed in ("x", "y", "width", "height"):
+                    if needed not in spec and (element.sized or needed in ("x", "y")):
+                        raise LayoutError(f"box {bname!r} needs {needed} (or an area)",
+                                          location=Location(display, column_name=key),
+                                          hint='give x, y, width and height with units, or area = "trim"')
+            props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
+            _check_settings(props, display, key)
+            for lk in LENGTH_KEYS:
+                if lk in props:
+                    props[lk] = _length(props[lk], display, f"{key}.{lk}")
+            for needed in element.required:
+                if needed not in props:
+                    gives = ", ".join(element.required[:-1]) + f" and {element.required[-1]}"
+                    raise LayoutError(f"{btype} box {bname!r} needs {needed}",
+                                      location=Location(display, column_name=key),
+                                      hint=f"a {btype} box gives {gives}; see docs/layouts.md")
+            for tk in element.template_lengths:
+                raw = props.get(tk, 0)
+                if not (isinstance(raw, str) and ("{{" in raw or "{%" in raw)):
+                    props[tk] = _length(raw, display, f"{key}.{tk}")
+            boxes.append(Box(bname, btype,
+                             _length(spec.get("x", 0), display, f"{key}.x"),
+                             _length(spec.get("y", 0), display, f"{key}.y"),
+                             _length(spec.get("width", 0), display, f"{key}.width"),
+                             _length(spec.get("height", 0), display, f"{key}.height"),
+                             area, props, origins))
+        boxes.sort(key=lambda b: b.props.get("z", 0))  # stable: equal z keeps the written order
+        resolved[name] = Layout(name, merged.get("background"), boxes,
+                                merged.get("background_origin", name))
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone)
+
+
+def game_layouts(game: Game, source: GameSource) -> LayoutSet:
+    """The card layouts of ``game``: ``layouts.toml`` in its templates folder (``source``).
+    Raises LayoutError naming the file and key."""
+    return load_layouts(source.templates_dir, source.layouts_display, game.manifest.get("colors", {}))
+
+
+def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
+    """The game's board designs: ``boards.toml``, with the icons and layouts of ``layouts.toml``
+    (when present) available too; boards.toml wins where both name the same layout or icon.
+    Returns None when the templates folder has no boards.toml."""
+    colors = game.manifest.get("colors", {})
+    folder, display_dir = source.templates_dir, source.templates_display
+    if not (folder / BOARDS_FILE).is_file():
+        return None
+    boards = load_layouts(folder, f"{display_dir}/{BOARDS_FILE}", colors, filename=BOARDS_FILE)
+    if (folder / LAYOUTS_FILE).is_file():
+        cards = load_layouts(folder, source.layouts_display, colors)
+        boards.icons = {**cards.icons, **boards.icons}
+        boards.layouts = {**cards.layouts, **boards.layouts}
+    return boards

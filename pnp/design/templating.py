@@ -1,0 +1,173 @@
+"""The one Jinja2 sandbox factory: every template `pnp` runs (card, board and token layouts,
+rulebooks) runs in an environment made here.
+
+:func:`sandbox` makes an ``ImmutableSandboxedEnvironment`` (templates cannot change the data
+or reach Python internals). With ``limits`` it also refuses numbers, ranges and repeated
+strings or lists larger than :data:`TEMPLATE_LIMIT`, so a typo or a hostile template cannot
+exhaust the machine. :func:`layout_env` is the shared environment of layouts (StrictUndefined,
+no autoescape, the ``pips`` filter); :func:`compiled` and :func:`compiled_expression` cache
+compiled templates by their source for the whole process.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core.suggest import close_match
+from ..model.cost import pips
+
+TEMPLATE_LIMIT = 10_000
+"""Largest number a template may pass to a function or filter, largest range it may loop over,
+and largest string or list it may build by multiplication: a card needs far less, and larger
+values are typos or attempts to exhaust the machine."""
+
+
+def _limited(value, what: str):
+    from jinja2.exceptions import SecurityError
+
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > TEMPLATE_LIMIT:
+        raise SecurityError(f"{what} {value} is larger than templates allow ({TEMPLATE_LIMIT})")
+    return value
+
+
+def _guard_filter(fn):
+    import functools
+
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        for value in list(args[1:]) + list(kwargs.values()):
+            _limited(value, "the number")
+        return fn(*args, **kwargs)
+
+    return guarded
+
+
+def _limited_sandbox():
+    from jinja2.exceptions import SecurityError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class LimitedSandbox(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**":
+                _limited(right, "the power")
+                result = left ** right
+                _limited(result, "the result")
+                return result
+            for a, b in ((left, right), (right, left)):
+                if isinstance(a, (str, list, tuple)) and isinstance(b, int) and len(a) * b > TEMPLATE_LIMIT:
+                    raise SecurityError(f"a string or list of {len(a) * b} items is longer than templates allow")
+            return left * right
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's signature)
+            for value in list(args) + list(kwargs.values()):
+                _limited(value, "the number")
+            return super().call(__context, __obj, *args, **kwargs)
+
+    return LimitedSandbox
+
+
+GUARDED_FILTERS = ("center", "indent", "wordwrap", "truncate", "format", "batch", "slice", "round")
+"""Built-in filters whose numeric arguments are held to TEMPLATE_LIMIT."""
+
+
+def sandbox(*, limits: bool = True, **options: Any):
+    """A new sandboxed Jinja2 environment with ``options`` (Jinja2's Environment keywords).
+
+    With ``limits`` (the default), ``*`` and ``**``, every call, ``range`` and the filters of
+    :data:`GUARDED_FILTERS` refuse values over :data:`TEMPLATE_LIMIT`, and ``lipsum`` is gone.
+    """
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    if not limits:
+        return ImmutableSandboxedEnvironment(**options)
+    env = _limited_sandbox()(**options)
+    env.globals.pop("lipsum", None)
+    env.globals["range"] = lambda *a: range(*[_limited(x, "the range bound") for x in a])
+    for name in GUARDED_FILTERS:
+        env.filters[name] = _guard_filter(env.filters[name])
+    return env
+
+
+_LAYOUT_ENV = None
+
+
+def layout_env():
+    """The shared environment of layout templates: limited sandbox, StrictUndefined, no
+    autoescape, None printed as nothing, and the ``pips`` filter (a cost as one name per place)."""
+    global _LAYOUT_ENV
+    if _LAYOUT_ENV is None:
+        from jinja2 import StrictUndefined
+
+        env = sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
+                      finalize=lambda v: "" if v is None else v)
+        env.filters["pips"] = pips
+        _LAYOUT_ENV = env
+    return _LAYOUT_ENV
+
+
+_COMPILED: dict[str, Any] = {}
+"""Compiled templates and expressions by their source, shared by every renderer of the process
+(compiling is the slow part of a template; the environment is the same for all)."""
+
+
+def compiled(source: str):
+    """``source`` compiled as a layout template (cached). Raises jinja2.TemplateError."""
+    template = _COMPILED.get(source)
+    if template is None:
+        template = layout_env().from_string(source)
+        _COMPILED[source] = template
+    return template
+
+
+def compiled_expression(source: str):
+    """``source`` compiled as a bare layout expression such as ``cost > 2`` (cached).
+    Raises jinja2.TemplateError."""
+    key = "expr:" + source
+    expression = _COMPILED.get(key)
+    if expression is None:
+        expression = layout_env().compile_expression(source, undefined_to_none=False)
+        _COMPILED[key] = expression
+    return expression
+
+
+SIMPLE_RE = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")
+"""A template that only prints one name or dotted path: looked up without Jinja2."""
+MISSING = object()
+"""What :func:`lookup` returns when a step of the path is absent."""
+
+
+def lookup(ctx: dict, path: str) -> Any:
+    """The value of a dotted name in a template context, or MISSING where any step is absent.
+
+    Steps are looked up as Jinja2 does (attribute first, then item); names starting with an
+    underscore never match (the sandbox refuses them), so they fall through to Jinja2.
+    """
+    parts = path.split(".")
+    if parts[0] not in ctx:
+        return MISSING
+    value = ctx[parts[0]]
+    for part in parts[1:]:
+        if isinstance(value, dict):
+            if part in value:
+                value = value[part]
+                continue
+            return MISSING
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            return MISSING
+        if callable(value):
+            return MISSING
+    return value
+
+
+def name_hint(message: str, ctx: dict) -> str | None:
+    """'did you mean ...?' for an undefined name in a template, from the names it could see."""
+    name = re.search(r"'([^']+)' is undefined", message)
+    if not name:
+        return None
+    close = close_match(name.group(1), ctx)
+    return f"did you mean {close!r}?" if close else "names: " + ", ".join(sorted(ctx))

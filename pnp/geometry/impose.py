@@ -1,0 +1,278 @@
+"""Imposition geometry for home print-and-play sheets: pure functions, no drawing.
+
+Every position is computed from absolute coordinates (origin + index x pitch), never by adding
+increments. All lengths are in points with the PDF's bottom-left origin; rows count from the top
+of the sheet. Defaults follow print-specs.md §8 and design.md: a 5 mm ink-free margin, cards
+butted edge to edge (one cut serves two cards) and centred, crop marks outside the card grid
+only, 1/8 in bleed where the space allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.errors import BuildError
+from ..core.units import MM, Size, to_mm
+
+DEFAULT_MARGIN = 5 * MM
+"""Ink-free margin at every paper edge (design.md, print-specs.md §8 check 11)."""
+DEFAULT_BLEED = 9.0
+"""1/8 in (3.175 mm) of art past the trim, the US print norm (print-specs.md §2)."""
+MARK_GAP = 0.5 * MM
+"""Distance between a crop mark's inner end and the bleed it points at (none without bleed)."""
+MARK_PREF = 3 * MM
+"""Crop mark length kept before the space beside the grid is given to bleed."""
+MARK_MIN = 0.5 * MM
+"""Shortest crop mark drawn; a side with less room than this has none."""
+MARK_WIDTH = 0.5
+"""Crop mark stroke width in pt (0.18 mm; print-specs.md §8 check 12 allows 0.425-1 pt)."""
+
+FLIPS = ("long", "short")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Cards of one trim size placed on one paper size.
+
+    ``origin`` is the bottom-left corner of the whole grid of trims. ``gap`` is the space
+    between neighbouring trims. ``bleed_outer`` and ``bleed_inner`` are (x, y) bleeds in pt:
+    towards the paper edge, and towards a neighbouring card (at most half the gap).
+    """
+
+    paper: Size
+    card: Size
+    cols: int
+    rows: int
+    gap: float
+    origin_x: float
+    origin_y: float
+    margin: float
+    bleed_outer: tuple[float, float]
+    bleed_inner: tuple[float, float]
+
+    @property
+    def per_sheet(self) -> int:
+        """Cards on one sheet."""
+        return self.cols * self.rows
+
+    @property
+    def max_bleed(self) -> float:
+        """The largest bleed of any slot on any side."""
+        return max(self.bleed_outer + self.bleed_inner)
+
+    @property
+    def width(self) -> float:
+        """Width of the grid of trims."""
+        return self.cols * self.card.width + (self.cols - 1) * self.gap
+
+    @property
+    def height(self) -> float:
+        """Height of the grid of trims."""
+        return self.rows * self.card.height + (self.rows - 1) * self.gap
+
+    def trim(self, row: int, col: int, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
+        """The trim rectangle (x, y, w, h) of slot (row, col); row 0 is the top row."""
+        x = self.origin_x + col * (self.card.width + self.gap) + offset[0]
+        y = self.origin_y + (self.rows - 1 - row) * (self.card.height + self.gap) + offset[1]
+        return x, y, self.card.width, self.card.height
+
+    def bleed(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top) slot (row, col)'s art may run past its trim."""
+        ox, oy = self.bleed_outer
+        ix, iy = self.bleed_inner
+        return (ox if col == 0 else ix, oy if row == self.rows - 1 else iy,
+                ox if col == self.cols - 1 else ix, oy if row == 0 else iy)
+
+    def back_slot(self, row: int, col: int, flip: str) -> tuple[int, int]:
+        """Where the back of the card at (row, col) goes on the following back sheet.
+
+        Long-edge flip mirrors the columns; short-edge flip mirrors the rows (print-specs.md §8
+        checks 13 and 14).
+        """
+        if flip == "long":
+            return row, self.cols - 1 - col
+        if flip == "short":
+            return self.rows - 1 - row, col
+        raise ValueError(flip)
+
+    def cut_positions(self, filled: int | None = None) -> tuple[list[float], list[float]]:
+        """x positions of vertical cut lines and y positions of horizontal ones (trim edges).
+
+        With ``filled`` cards placed in reading order, only the columns and rows that hold a
+        card count.
+        """
+        n = self.per_sheet if filled is None else filled
+        cols = min(n, self.cols)
+        rows = min(self.rows, -(-n // self.cols))
+        xs: list[float] = []
+        for col in range(cols):
+            x = self.origin_x + col * (self.card.width + self.gap)
+            xs += [x, x + self.card.width]
+        ys: list[float] = []
+        for row in range(rows):
+            y = self.origin_y + (self.rows - 1 - row) * (self.card.height + self.gap)
+            ys += [y, y + self.card.height]
+        return sorted(set(round(v, 6) for v in xs)), sorted(set(round(v, 6) for v in ys))
+
+    def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop mark segments (x1, y1, x2, y2), all in the margin outside the card grid.
+
+        Each cut line of a filled row or column gets a mark at both ends, from just beyond the
+        outer bleed (or from the trim itself where there is no bleed) to the ink-free margin.
+        A side with less room than MARK_MIN gets none.
+        """
+        xs, ys = self.cut_positions(filled)
+        left, bottom = self.origin_x, self.origin_y
+        right, top = left + self.width, bottom + self.height
+        ox, oy = self.bleed_outer
+        gx = ox + (MARK_GAP if ox else 0.0)
+        gy = oy + (MARK_GAP if oy else 0.0)
+        marks = []
+        lo, hi = bottom - gy, top + gy
+        if lo - self.margin >= MARK_MIN:
+            marks += [(x, self.margin, x, lo) for x in xs]
+        if self.paper.height - self.margin - hi >= MARK_MIN:
+            marks += [(x, hi, x, self.paper.height - self.margin) for x in xs]
+        lo, hi = left - gx, right + gx
+        if lo - self.margin >= MARK_MIN:
+            marks += [(self.margin, y, lo, y) for y in ys]
+        if self.paper.width - self.margin - hi >= MARK_MIN:
+            marks += [(hi, y, self.paper.width - self.margin, y) for y in ys]
+        return marks
+
+    def notes(self, requested_bleed: float) -> list[str]:
+        """Plain-language notes where the paper leaves less room than asked for bleed or marks."""
+        out = []
+        for axis, space, bleed, edges in (("x", self.origin_x - self.margin, self.bleed_outer[0], "left and right"),
+                                          ("y", self.origin_y - self.margin, self.bleed_outer[1], "top and bottom")):
+            if bleed + 1e-6 < requested_bleed:
+                out.append(f"the {edges} margins leave {to_mm(space):.2f} mm beside the cards: "
+                           f"{to_mm(bleed):.2f} mm of bleed and crop marks "
+                           f"{to_mm(space - bleed - (MARK_GAP if bleed else 0)):.2f} mm long on those edges")
+        return out
+
+
+def mirror(paper: Size, x: float, y: float, flip: str) -> tuple[float, float]:
+    """Where a point (x, y) of a front sheet lands on its back sheet after a duplex flip: the
+    long-edge flip mirrors x about the sheet's vertical centre line, the short-edge flip mirrors
+    y about its horizontal one (print-specs.md §8 checks 13 and 14)."""
+    return (paper.width - x, y) if flip == "long" else (x, paper.height - y)
+
+
+def _outer_bleed(space: float, bleed: float) -> float:
+    """Bleed towards the paper edge: as much as asked once a crop mark of MARK_PREF fits."""
+    room = space - MARK_GAP - MARK_PREF
+    return max(0.0, min(bleed, room))
+
+
+def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: float = 0.0,
+             bleed: float = DEFAULT_BLEED) -> Grid:
+    """Place as many cards of size ``card`` as fit inside the margins of ``paper``, centred.
+
+    Raises BuildError when not even one card fits, naming both sizes.
+    """
+    usable_w = paper.width - 2 * margin
+    usable_h = paper.height - 2 * margin
+    cols = int((usable_w + gap + 1e-6) // (card.width + gap))
+    rows = int((usable_h + gap + 1e-6) // (card.height + gap))
+    if cols < 1 or rows < 1:
+        raise BuildError(f"a {card} card does not fit on {paper} paper inside {to_mm(margin):g} mm margins",
+                         hint="use larger paper, or a smaller --margin")
+    grid_w = cols * card.width + (cols - 1) * gap
+    grid_h = rows * card.height + (rows - 1) * gap
+    origin_x = (paper.width - grid_w) / 2
+    origin_y = (paper.height - grid_h) / 2
+    inner = min(bleed, gap / 2)
+    return Grid(paper, card, cols, rows, gap, origin_x, origin_y, margin,
+                (_outer_bleed(origin_x - margin, bleed), _outer_bleed(origin_y - margin, bleed)),
+                (inner, inner))
+
+
+@dataclass(frozen=True)
+class FoldGrid:
+    """Gutter-fold imposition: fronts above a horizontal fold at the sheet's centre, backs below
+    it, each back directly under its front's mirror position and turned 180°, so a sheet folded
+    on the line and glued puts every back behind its face (print-specs.md §8 check 18).
+
+    ``fold_bleed`` is the bleed towards the fold, ``edge_bleed`` towards the paper edge; every
+    bleed edge stays ``fold_clearance`` from the fold.
+    """
+
+    grid: Grid
+    fold_y: float
+    fold_clearance: float
+    fold_bleed: float
+    edge_bleed: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.grid.cols
+
+    def front_trim(self, col: int) -> tuple[float, float, float, float]:
+        """Trim of the face at column ``col`` (above the fold)."""
+        g = self.grid
+        x = g.origin_x + col * (g.card.width + g.gap)
+        return x, self.fold_y + self.fold_clearance + self.fold_bleed, g.card.width, g.card.height
+
+    def back_trim(self, col: int, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
+        """Trim of the back of the face at column ``col`` (below the fold, mirrored about it)."""
+        x, y, w, h = self.front_trim(col)
+        return x + offset[0], 2 * self.fold_y - y - h + offset[1], w, h
+
+    def front_bleed(self, col: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the face at ``col``, in page directions."""
+        left, _, right, _ = self.grid.bleed(0, col)
+        return left, self.fold_bleed, right, self.edge_bleed
+
+    def back_bleed(self, col: int) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the back at ``col``, in page directions."""
+        left, _, right, _ = self.grid.bleed(0, col)
+        return left, self.edge_bleed, right, self.fold_bleed
+
+    def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop marks outside both rows of cards: the vertical cut lines at the top and bottom
+        margins, the horizontal ones (each trim's top and bottom) at the side margins."""
+        g = self.grid
+        xs, _ = g.cut_positions(filled)
+        paper = g.paper
+        top = self.front_trim(0)[1] + g.card.height
+        bottom = self.back_trim(0)[1]
+        gap = self.edge_bleed + (MARK_GAP if self.edge_bleed else 0.0)
+        marks = []
+        if paper.height - g.margin - (top + gap) >= MARK_MIN:
+            marks += [(x, top + gap, x, paper.height - g.margin) for x in xs]
+        if bottom - gap - g.margin >= MARK_MIN:
+            marks += [(x, g.margin, x, bottom - gap) for x in xs]
+        ox = g.bleed_outer[0]
+        gx = ox + (MARK_GAP if ox else 0.0)
+        left, right = g.origin_x - gx, g.origin_x + g.width + gx
+        for y in (self.front_trim(0)[1], top, bottom, bottom + g.card.height):
+            if left - g.margin >= MARK_MIN:
+                marks.append((g.margin, y, left, y))
+            if paper.width - g.margin - right >= MARK_MIN:
+                marks.append((right, y, paper.width - g.margin, y))
+        return marks
+
+
+def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: float = 0.0,
+             bleed: float = DEFAULT_BLEED, fold_clearance: float = DEFAULT_MARGIN) -> FoldGrid:
+    """One row of faces above the fold and their backs below, on ``paper`` as given.
+
+    The room left in each half after the card and the fold clearance is shared between the
+    bleed towards the fold, the bleed towards the paper edge and a crop mark. Raises BuildError
+    when one row does not fit in half the sheet.
+    """
+    half = paper.height / 2
+    cols = int((paper.width - 2 * margin + gap + 1e-6) // (card.width + gap))
+    room = half - margin - fold_clearance - card.height
+    if cols < 1 or room < 0:
+        raise BuildError(f"a {card} card does not fit half of {paper} paper for gutter fold",
+                         hint="use larger paper, or turn it to landscape")
+    fold_bleed = min(bleed, max(0.0, (room - MARK_PREF - MARK_GAP) / 2))
+    edge_bleed = _outer_bleed(room - fold_bleed, bleed)
+    grid_w = cols * card.width + (cols - 1) * gap
+    origin_x = (paper.width - grid_w) / 2
+    inner = min(bleed, gap / 2)
+    grid = Grid(paper, card, cols, 1, gap, origin_x, half + fold_clearance + fold_bleed, margin,
+                (_outer_bleed(origin_x - margin, bleed), edge_bleed), (inner, inner))
+    return FoldGrid(grid, half, fold_clearance, fold_bleed, edge_bleed)

@@ -1,0 +1,83 @@
+"""The names a layout template sees for one piece, built from the game model.
+
+Card, board, token and die layouts, and the rulebook's card pictures, all see a piece through
+:func:`piece_context`: its row's columns (references resolved to the referenced rows),
+``piece``, ``game`` and ``colors``. Boards and reference sheets see more
+(:func:`board_context`): their table's rows, every table, ``rules``, ``options`` and ``board``.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from ..core.units import Size, to_mm
+from .game import Component, Game, Row
+
+
+class Ref(str):
+    """A reference cell's id that also gives the referenced row's columns as attributes."""
+
+    def __new__(cls, value: str, row: Row | None):
+        obj = super().__new__(cls, value)
+        obj._row = row
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        row = self.__dict__.get("_row")
+        if row is not None and name in row.values:
+            return row.values[name]
+        raise AttributeError(name)
+
+
+def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -> dict[str, Any]:
+    """The names a layout template sees for one piece: its row's columns (references resolve to
+    the referenced row), ``piece`` (id, copy, copies, deck (the component id), deck_name),
+    ``game`` (id, title) and ``colors`` (the game's palette)."""
+    ctx: dict[str, Any] = {
+        "game": SimpleNamespace(id=game.id, title=game.title),
+        "colors": game.manifest.get("colors", {}),
+        "piece": SimpleNamespace(component=comp.id, deck=comp.id, deck_name=comp.name, name=comp.name,
+                                 copy=copy, copies=row.copies if row else comp.copies,
+                                 id=row.id if row else None),
+    }
+    if row is not None:
+        ctx.update(resolved_values(game, comp, row))
+    return ctx
+
+
+def resolved_values(game: Game, comp: Component, row: Row) -> dict[str, Any]:
+    """A row's typed values with every reference resolved: a ``ref`` cell becomes a
+    :class:`Ref` (its id, giving the referenced row's columns as attributes), a list of ids a
+    tuple of them. Card layouts and rulebook templates both see rows this way."""
+    values: dict[str, Any] = {}
+    for name, value in row.values.items():
+        spec = comp.columns.get(name)
+        if spec is not None and spec.ref and value is not None:
+            rows = game.components[spec.ref].by_id()
+            if spec.type == "ref":
+                value = Ref(value, rows.get(value))
+            elif isinstance(value, tuple):  # a list of ids
+                value = tuple(Ref(item, rows.get(item)) for item in value)
+        values[name] = value
+    return values
+
+
+def rows_as_dicts(comp: Component) -> list[dict[str, Any]]:
+    """A component's rows as plain mappings of column name to typed value (file order)."""
+    return [dict(row.values) for row in comp.rows]
+
+
+def board_context(game: Game, comp: Component, copy: int, rows_from: Component | None = None,
+                  size: Size | None = None) -> dict[str, Any]:
+    """The names a board or sheet layout sees: piece_context's names plus ``rows`` (the rows of
+    ``rows_from``, default the component itself), ``tables``, ``rules``, ``options`` and
+    ``board`` (``width``/``height`` in mm)."""
+    ctx = piece_context(game, comp, None, copy)
+    ctx["rows"] = rows_as_dicts(rows_from or comp)
+    ctx["tables"] = {c.id: rows_as_dicts(c) for c in game if c.rows}
+    ctx["rules"] = game.manifest.get("rules", {})
+    ctx["options"] = dict(comp.options)
+    if size is not None:
+        ctx["board"] = {"width": round(to_mm(size.width), 6), "height": round(to_mm(size.height), 6)}
+    return ctx

@@ -1,0 +1,112 @@
+"""Finding game folders: the bundled games, or a designer's folder given by path, and where
+each game's designs (its templates folder) live."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import PnpError
+
+_HERE = Path(__file__).resolve().parent.parent
+LAYOUTS_FILE = "layouts.toml"
+"""The file in a game's templates folder that holds its card designs."""
+BOARDS_FILE = "boards.toml"
+"""The file in a game's templates folder that holds board, token and die designs."""
+
+
+def data_root() -> Path:
+    """The folder that holds the bundled game folders (``card_data/``).
+
+    In an installed wheel it is inside the package; in a source checkout it is the repository's
+    ``card_data/``.
+    """
+    bundled = _HERE / "_bundled" / "card_data"
+    return bundled if bundled.is_dir() else _HERE.parent / "card_data"
+
+
+def templates_root() -> Path:
+    """The folder that holds the bundled games' templates (``templates/``)."""
+    bundled = _HERE / "_bundled" / "templates"
+    return bundled if bundled.is_dir() else _HERE.parent / "templates"
+
+
+def bundled_ids() -> list[str]:
+    """Ids of the bundled games, in name order."""
+    root = data_root()
+    return sorted(p.name for p in root.iterdir() if (p / "game.toml").is_file()) if root.is_dir() else []
+
+
+def resolve(game: str) -> tuple[Path, str]:
+    """Turn a GAME argument (a bundled id or a path to a game folder) into (folder, display name).
+
+    Raises PnpError naming the bundled ids when it is neither.
+    """
+    candidate = Path(game)
+    if (candidate / "game.toml").is_file():
+        return candidate, game.rstrip("/")
+    if game in bundled_ids():
+        return data_root() / game, f"card_data/{game}"
+    if candidate.exists():
+        raise PnpError(f"{game}: no game.toml in this folder",
+                       hint="a game folder holds game.toml; see docs/game-format.md")
+    ids = ", ".join(bundled_ids())
+    raise PnpError(f"no game {game!r}", hint=f"give a bundled game ({ids}) or a path to a game folder")
+
+
+def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:
+    """The templates folder of a game and how messages name that folder.
+
+    A game folder keeps its own designs in ``<folder>/templates/``. A bundled game, or a copy of
+    one without a templates folder of its own, uses the bundled ``templates/<id>/``.
+    """
+    own = Path(path) / "templates"
+    bundled = templates_root() / game_id
+    if Path(path).resolve().parent == data_root().resolve() or (not own.is_dir() and bundled.is_dir()):
+        return bundled, f"templates/{game_id}"
+    return own, f"{display}/templates"
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """One game as a command was given it: the folder (``path``) and how messages name it
+    (``display``: ``card_data/<id>`` for a bundled game, the path as typed otherwise), and its
+    templates folder with that folder's display name (``templates/<id>`` or
+    ``<display>/templates``). ``templates_dir`` is None when the manifest cannot be read for
+    the game's id (loading the game then says why)."""
+
+    path: Path
+    display: str
+    templates_dir: Path | None = None
+    templates_display: str = ""
+
+    @property
+    def layouts_display(self) -> str:
+        """How messages name the card layouts file (``templates/<id>/layouts.toml``)."""
+        return f"{self.templates_display}/{LAYOUTS_FILE}"
+
+
+def game_id(path: Path) -> str | None:
+    """A game folder's id from its manifest, or None when it cannot be read (loading the game
+    says why)."""
+    try:
+        gid = tomllib.loads((Path(path) / "game.toml").read_text(encoding="utf-8-sig"))["game"]["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return str(gid)
+
+
+def source_of(path: Path, display: str) -> GameSource:
+    """The :class:`GameSource` of a game folder, its templates folder found as every command
+    finds it (:func:`templates_for`)."""
+    gid = game_id(path)
+    if gid is None:
+        return GameSource(Path(path), display)
+    return GameSource(Path(path), display, *templates_for(path, display, gid))
+
+
+def find_game(game: str) -> GameSource:
+    """The :class:`GameSource` of a GAME argument: a bundled id or a path to a game folder.
+    Raises PnpError naming the bundled ids when it is neither."""
+    return source_of(*resolve(game))

@@ -1,0 +1,50 @@
+"""Table readers: one module per file format, each turning a file into a :class:`RawTable`.
+
+A reader is a :class:`Reader` entry in :data:`READERS`: its name, the file suffixes it is
+chosen for, and its ``read(path, display, *, encoding, delimiter)`` function. A new input
+format is one new module here and one line in :data:`READERS`. A table whose suffix no reader
+claims is read as CSV, as every table was before readers had names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import csv
+from .base import RawRecord, RawTable
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One input format: ``read(path, display, *, encoding, delimiter) -> RawTable`` raising
+    :class:`pnp.core.errors.DataError` (file, line, column, hint) for what it cannot read."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    read: Callable[..., RawTable]
+
+
+READERS: dict[str, Reader] = {
+    "csv": Reader("csv", csv.SUFFIXES, csv.read_csv),
+}
+"""Every table reader by name; the first one is the fallback for unclaimed suffixes."""
+
+
+def reader_for(path: Path) -> Reader:
+    """The reader of a table file, chosen by its suffix (any case)."""
+    suffix = Path(path).suffix.lower()
+    for reader in READERS.values():
+        if suffix in reader.suffixes:
+            return reader
+    return next(iter(READERS.values()))
+
+
+def read_table(path: Path, display: str | None = None, *, encoding: str = "utf-8",
+               delimiter: str | None = None) -> RawTable:
+    """Read a table file with the reader its suffix picks (see :func:`reader_for`)."""
+    return reader_for(path).read(path, display, encoding=encoding, delimiter=delimiter)
+
+
+__all__ = ["READERS", "RawRecord", "RawTable", "Reader", "read_table", "reader_for"]

@@ -1,0 +1,335 @@
+"""Boards, player boards and reference sheets, drawn from data and tiled when they are large;
+and the token sheets, standees and dice drawn beside them (:mod:`pnp.outputs.tokens`).
+
+:func:`build_boards` writes two PDFs for a game:
+
+- ``<game>-boards.pdf``: every ``board`` component (each copy), and every reference sheet a
+  component asks for with its ``sheet`` setting, drawn from the layouts in
+  ``templates/<game>/boards.toml`` (same format as ``layouts.toml``; docs/layouts.md). A board
+  that fits the printable area stays on one sheet with crop marks; a larger one is tiled
+  (:mod:`pnp.geometry.tiling`) over several sheets with overlaps, alignment marks, tile labels
+  and an assembly map page (docs/boards.md).
+- ``<game>-tokens.pdf``: token sheets, standees and die nets.
+
+Both start with a cover page carrying the scale check (print-specs.md §8 check 17). Every mark,
+label and piece stays inside the ink-free margin (§8 checks 11 and 19). What a board's layout
+sees is described in :func:`pnp.model.context.board_context`.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ..core.errors import LayoutError, Location
+from ..core.files import write_atomic
+from ..core.units import MM, Size, to_mm
+from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
+from ..geometry.impose import MARK_GAP
+from ..geometry.tiling import DEFAULT_OVERLAP, BoardPlan, Tile, plan_board, tile_label
+from ..model.game import Game
+from ..model.games import GameSource
+from ..model.pieces import BoardPiece, board_pieces, die_nets, token_pieces
+from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
+from ..render.renderer import Renderer
+from .base import BuildResult, OutputJob, SheetOptions, Stage
+from .tokens import render_tokens_pdf
+
+MARK_LINE = 0.4
+"""Alignment mark stroke width in pt (over a white halo so it shows on dark art)."""
+
+
+HALO_LINE = 1.6
+"""Width in pt of the white halo under each alignment mark."""
+
+
+def _form(c, name: str, renderer: Renderer, bp: BoardPiece, bleed: float) -> None:
+    """Draw ``bp`` once into the PDF form ``name``: its trim at (bleed, bleed), clipped to the
+    bleed; the form's box is the trim plus ``bleed`` on every side."""
+    w, h = bp.size.width, bp.size.height
+    c.beginForm(name, 0, 0, w + 2 * bleed, h + 2 * bleed)
+    renderer.draw(c, bp.piece, (bleed, bleed, w, h), (bleed, bleed, bleed, bleed))
+    c.endForm()
+
+
+def _place_form(c, name: str, plan: BoardPlan, tile: Tile, size: Size) -> None:
+    """Draw form ``name`` so that its board lands where ``tile`` puts it, clipped to the window."""
+    x, y, w, h = tile.sheet_rect()
+    sx, sy = tile.to_sheet(0.0, 0.0)  # the trim's top-left corner on the sheet
+    c.saveState()
+    path = c.beginPath()
+    path.rect(x, y, w, h)
+    c.clipPath(path, stroke=0, fill=0)
+    c.translate(sx - plan.bleed, sy - size.height - plan.bleed)
+    c.doForm(name)
+    c.restoreState()
+
+
+def alignment_mark(c, x: float, y: float, radius: float) -> None:
+    """An alignment mark centred at (x, y) sheet pt: an X and a circle, black on a white halo.
+
+    The X's arms run diagonally so that cutting through the mark's centre along either axis
+    leaves half of every line on each side (docs/boards.md, "Assembling a tiled board")."""
+    arm = radius * 0.8
+    segs = [(x - arm, y - arm, x + arm, y + arm), (x - arm, y + arm, x + arm, y - arm)]
+    c.saveState()
+    for width, gray in ((HALO_LINE, 1.0), (MARK_LINE, 0.0)):
+        c.setStrokeColorRGB(gray, gray, gray)
+        c.setLineWidth(width)
+        for x1, y1, x2, y2 in segs:
+            c.line(x1, y1, x2, y2)
+        c.circle(x, y, radius * 0.55, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _tile_ticks(plan: BoardPlan, tile: Tile) -> list[tuple[float, float, float, float]]:
+    """Cut ticks for ``tile`` in its guide strips, from just outside the window to the margin:
+    at the board's trim edges that cross this tile, and at the centre line of each overlap this
+    tile is trimmed on (its left and top bands)."""
+    paper, m = plan.paper, plan.margin
+    x0, y0, w, h = tile.sheet_rect()
+    left, right, bottom, top = x0, x0 + w, y0, y0 + h
+    xs: list[float] = []
+    ys: list[float] = []
+    if tile.col == 0:
+        xs.append(tile.to_sheet(0.0, 0.0)[0])
+    if tile.col == plan.cols - 1:
+        xs.append(tile.to_sheet(plan.board.width, 0.0)[0])
+    if tile.row == 0:
+        ys.append(tile.to_sheet(0.0, 0.0)[1])
+    if tile.row == plan.rows - 1:
+        ys.append(tile.to_sheet(0.0, plan.board.height)[1])
+    for band in plan.bands_of(tile):
+        if band.second != tile.label:
+            continue
+        if band.axis == "vertical":
+            xs.append(tile.to_sheet(band.centre, 0.0)[0])
+        else:
+            ys.append(tile.to_sheet(0.0, band.centre)[1])
+    segs = []
+    for x in xs:
+        segs += [(x, m, x, bottom - MARK_GAP), (x, top + MARK_GAP, x, paper.height - m)]
+    for y in ys:
+        segs += [(m, y, left - MARK_GAP, y), (right + MARK_GAP, y, paper.width - m, y)]
+    return segs
+
+
+def _tile_page(c, name: str, plan: BoardPlan, tile: Tile, bp: BoardPiece) -> None:
+    _place_form(c, name, plan, tile, bp.size)
+    for mark in plan.marks_on(tile):
+        alignment_mark(c, *tile.to_sheet(mark.x, mark.y), mark.radius)
+    stroke_segments(c, _tile_ticks(plan, tile))
+    paper, m = plan.paper, plan.margin
+    x0, y0, w, h = tile.sheet_rect()
+    c.setFillColorRGB(0, 0, 0)
+    size = 6.5
+    below = f"  ·  {tile_label(tile.row + 1, tile.col)} is below" if tile.row + 1 < plan.rows else ""
+    text(c, "sans", size, paper.width / 2, m + 1.4 * MM,
+         f"{bp.title}  ·  tile {tile.label} of {plan.count} ({plan.rows} x {plan.cols})  ·  "
+         f"{to_mm(plan.board.width):g} x {to_mm(plan.board.height):g} mm{below}", align="centre")
+    text(c, "sans-bold", 9, x0 + 12 * MM, m + 1.2 * MM, tile.label, align="centre")
+    text(c, "sans-bold", 9, x0 + w - 12 * MM, m + 1.2 * MM, tile.label, align="centre")
+    if tile.row > 0:
+        text(c, "sans", size, paper.width / 2, y0 + h + 2.2 * MM,
+             f"{tile_label(tile.row - 1, tile.col)} is above: trim this tile on the ticks at the centre "
+             f"of the overlap and lay it on {tile_label(tile.row - 1, tile.col)}, matching the marks", align="centre")
+    if tile.col > 0:
+        text(c, "sans", size, x0 - 2.2 * MM, y0 + h / 2,
+             f"{tile_label(tile.row, tile.col - 1)} is to the left: trim this tile on the ticks at the centre "
+             f"of the overlap and lay it on {tile_label(tile.row, tile.col - 1)}",
+             align="centre", angle=90)
+    if tile.col + 1 < plan.cols:
+        text(c, "sans", size, x0 + w + 2.2 * MM, y0 + h / 2,
+             f"{tile_label(tile.row, tile.col + 1)} is to the right: it is laid on this tile's right overlap",
+             align="centre", angle=-90)
+
+
+def _single_page(c, name: str, plan: BoardPlan, bp: BoardPiece) -> None:
+    tile = plan.tile(0, 0)
+    _place_form(c, name, plan, tile, bp.size)
+    paper, m = plan.paper, plan.margin
+    left, top = tile.to_sheet(0.0, 0.0)
+    right, bottom = tile.to_sheet(bp.size.width, bp.size.height)
+    b = plan.bleed
+    segs = []
+    if bottom - b - MARK_GAP - m > 1.5:
+        segs += [(x, m, x, bottom - b - MARK_GAP) for x in (left, right)]
+    if paper.height - m - (top + b + MARK_GAP) > 1.5:
+        segs += [(x, top + b + MARK_GAP, x, paper.height - m) for x in (left, right)]
+    if left - b - MARK_GAP - m > 1.5:
+        segs += [(m, y, left - b - MARK_GAP, y) for y in (bottom, top)]
+    if paper.width - m - (right + b + MARK_GAP) > 1.5:
+        segs += [(right + b + MARK_GAP, y, paper.width - m, y) for y in (bottom, top)]
+    stroke_segments(c, segs)
+    if bottom - b - m > 4 * MM:
+        c.setFillColorRGB(0, 0, 0)
+        text(c, "sans", 6.5, paper.width / 2, m + 1.4 * MM,
+             f"{bp.title}  ·  {to_mm(bp.size.width):g} x {to_mm(bp.size.height):g} mm  ·  cut on the crop marks",
+             align="centre")
+
+
+def _assembly_page(c, name: str, plan: BoardPlan, bp: BoardPiece) -> None:
+    """The assembly map: the whole board small, the tiles over it with their labels and
+    overlaps, and the steps to put it together."""
+    paper, m = plan.paper, plan.margin
+    inner = m + 5 * MM
+    c.setFillColorRGB(0, 0, 0)
+    text(c, "sans-bold", 16, inner, paper.height - inner - 12, f"{bp.title}: assembly map")
+    steps = [
+        f"{to_mm(bp.size.width):g} x {to_mm(bp.size.height):g} mm on {plan.count} sheets "
+        f"({plan.rows} rows x {plan.cols} columns), overlapping by {to_mm(plan.overlap):g} mm.",
+        "1. Print every tile at 100 % (check the scale on page 1). Cut the board's outer edges on the crop ticks.",
+        "2. Each tile except A1 is trimmed on the line joining the ticks at the centre of its left and top",
+        "   overlaps; the marks there are cut in half.",
+        "3. Lay each trimmed tile on its neighbour so the halves of every mark meet again, and glue:",
+        "   row A from left to right, then row B on top of row A, and so on.",
+    ]
+    for i, line in enumerate(steps):
+        text(c, "sans", 9, inner, paper.height - inner - 34 - i * 12, line)
+    top_space = 34 + len(steps) * 12 + 8 * MM
+    avail_w = paper.width - 2 * inner
+    avail_h = paper.height - 2 * inner - top_space
+    full_w = plan.board.width + 2 * plan.bleed
+    full_h = plan.board.height + 2 * plan.bleed
+    scale = min(avail_w / full_w, avail_h / full_h)
+    ox = (paper.width - full_w * scale) / 2
+    oy_top = paper.height - inner - top_space
+
+    def at(bx: float, by: float) -> tuple[float, float]:
+        return ox + (bx + plan.bleed) * scale, oy_top - (by + plan.bleed) * scale
+
+    c.saveState()
+    c.translate(ox, oy_top - full_h * scale)
+    c.scale(scale, scale)
+    c.doForm(name)
+    c.restoreState()
+    c.saveState()
+    c.setFillColorRGB(1, 1, 1)
+    c.setFillAlpha(0.45)
+    for band in plan.bands():
+        x, y = at(band.x, band.y + band.height)
+        c.rect(x, y, band.width * scale, band.height * scale, stroke=0, fill=1)
+    c.restoreState()
+    c.saveState()
+    c.setLineWidth(0.8)
+    c.setStrokeColorRGB(0, 0, 0)
+    for tile in plan.tiles():
+        x, y = at(tile.x, tile.y + tile.height)
+        c.rect(x, y, tile.width * scale, tile.height * scale, stroke=1, fill=0)
+    c.restoreState()
+    for tile in plan.tiles():
+        cx, cy = at(tile.x + tile.width / 2, tile.y + tile.height / 2)
+        c.saveState()
+        c.setFillColorRGB(1, 1, 1)
+        c.roundRect(cx - 9 * MM, cy - 5 * MM, 18 * MM, 10 * MM, 2 * MM, stroke=0, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        text(c, "sans-bold", 16, cx, cy - 2.2 * MM, tile.label, align="centre")
+        c.restoreState()
+
+
+def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[BoardPiece], opts: SheetOptions,
+                      overlap: float = DEFAULT_OVERLAP) -> int:
+    """Write the boards PDF to ``target``: a cover page, then each board (an assembly map and
+    its tiles when tiled). Returns the number of sheets written, cover included."""
+    paper = opts.paper_size()
+    plans = [plan_board(bp.size, paper, margin=opts.margin, bleed=opts.bleed, overlap=overlap) for bp in pieces]
+    c = new_canvas(target, paper, f"{game.title} - boards", f"Print-and-play boards for {game.title}")
+    contents = []
+    page = 2
+    for bp, plan in zip(pieces, plans):
+        orient = "landscape" if plan.paper.width > plan.paper.height else "portrait"
+        size = f"{to_mm(bp.size.width):g} x {to_mm(bp.size.height):g} mm"
+        if plan.tiled:
+            contents.append(f"p. {page}-{page + plan.count}: {bp.title}, {size}: assembly map and "
+                            f"{plan.count} tiles ({orient})")
+            page += plan.count + 1
+        else:
+            contents.append(f"p. {page}: {bp.title}, {size} ({orient})")
+            page += 1
+    draw_cover(c, paper, opts.margin, f"{game.title}: boards", [
+        "Print at 100 % / Actual size. Turn off 'fit to page' and 'scale'. Print one side only.",
+        "Check the scale: the bar below must measure 50 mm and the square 1 in (25.4 mm).",
+        "Boards larger than a sheet are printed in tiles; each starts with an assembly map.",
+    ], contents)
+    c.showPage()
+    sheets = 1
+    for i, (bp, plan) in enumerate(zip(pieces, plans)):
+        name = f"board{i}"
+        c.setPageSize((plan.paper.width, plan.paper.height))
+        _form(c, name, renderer, bp, plan.bleed)
+        if plan.tiled:
+            _assembly_page(c, name, plan, bp)
+            c.showPage()
+            sheets += 1
+            for tile in plan.tiles():
+                c.setPageSize((plan.paper.width, plan.paper.height))
+                _tile_page(c, name, plan, tile, bp)
+                c.showPage()
+                sheets += 1
+        else:
+            _single_page(c, name, plan, bp)
+            c.showPage()
+            sheets += 1
+    c.save()
+    return sheets
+
+
+def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
+                 overlap: float = DEFAULT_OVERLAP) -> BuildResult:
+    """Render ``game``'s boards to ``out_dir/<game>-boards.pdf`` and its tokens, standees and
+    dice to ``out_dir/<game>-tokens.pdf``.
+
+    The game's templates folder (``source``) holds ``boards.toml`` (and ``layouts.toml``, whose
+    icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles.
+    A file is written only when the game has something to put in it; both are rendered in
+    memory first and written atomically, so a failed build leaves earlier files intact.
+    ``result.sheets`` counts sheets of both files (a duplex front and back count once) and
+    ``result.cards`` the token pieces. Raises BuildError or LayoutError naming the file and key.
+    """
+    display_dir = source.templates_display
+    result = BuildResult()
+    pieces, findings = board_pieces(game)
+    tokens, token_findings = token_pieces(game)
+    nets, die_findings = die_nets(game)
+    findings += token_findings + die_findings
+    needs_layouts = bool(pieces or tokens or any(n.layout for n in nets))
+    layouts = board_layouts(game, source)
+    if layouts is None:
+        if needs_layouts:
+            raise LayoutError(f"no {BOARDS_FILE}", location=Location(display_dir),
+                              hint=f"board, token and die designs live in {display_dir}/{BOARDS_FILE} "
+                              "(same format as layouts.toml; see docs/boards.md)")
+        layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
+                            dict(game.manifest.get("colors", {})))
+    renderer = Renderer(layouts, game.path)
+    outputs: list[tuple[Path, bytes]] = []
+    if pieces:
+        buf = io.BytesIO()
+        result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap)
+        outputs.append((out_dir / f"{game.id}-boards.pdf", buf.getvalue()))
+    if tokens or nets:
+        buf = io.BytesIO()
+        sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts)
+        result.sheets += sheets
+        result.cards += count
+        outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
+    for path, data in outputs:
+        write_atomic(path, data)
+        result.files.append(path)
+    result.findings = findings + renderer.findings
+    return result
+
+
+class BoardsOutput:
+    """``boards``: the boards PDF (boards, player boards, reference sheets) and the tokens PDF
+    (token sheets, standees, dice)."""
+
+    name = "boards"
+
+    def stages(self, job: OutputJob) -> list[Stage]:
+        templates = [p for p in job.template_files() if not p.name.endswith(".j2")]
+
+        def run() -> BuildResult:
+            return build_boards(job.game, job.source, job.out_dir, job.settings.sheet)
+
+        return [Stage("boards", job.data_files() + templates + job.font_files(), run)]

@@ -1,0 +1,279 @@
+"""Home print-and-play card sheets: every card of every deck imposed on sheets (each front
+sheet followed by its back sheet, or faces and backs folded on one sheet), a calibration page
+pair first, and a contact sheet PNG per deck.
+
+:func:`build_cards` renders the game's cards (pieces from :mod:`pnp.model.pieces`, geometry
+from :mod:`pnp.geometry.impose`, drawing by :class:`pnp.render.renderer.Renderer`) and writes
+``<game>-cards.pdf`` (or ``<game>-cards-gutter-fold.pdf``) and ``contact/<deck>.png``
+atomically: everything is rendered in memory first, so a failed build leaves the previous files
+as they were.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ..core.errors import BuildError
+from ..core.files import write_atomic
+from ..core.findings import Finding
+from ..core.units import MM, Size
+from ..design.layouts import LayoutSet, game_layouts
+from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
+from ..model.game import Game
+from ..model.pieces import CardInstance, Piece, card_instances
+from ..render.art import DEFAULT_MAX_PIXELS
+from ..render.canvas import draw_scale_check, label, new_canvas, stroke_segments
+from ..render.raster import pdf_to_png
+from ..render.renderer import Renderer
+from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage
+
+CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
+"""Where the registration crosses sit on the calibration pages, as fractions of the sheet."""
+
+
+def _cross(c, cx: float, cy: float, scale: bool) -> None:
+    c.saveState()
+    c.setLineWidth(0.4)
+    c.line(cx - 8 * MM, cy, cx + 8 * MM, cy)
+    c.line(cx, cy - 8 * MM, cx, cy + 8 * MM)
+    if not scale:
+        c.circle(cx, cy, 3 * MM, stroke=1, fill=0)
+    if scale:  # millimetre ticks along both arms, so a front cross seen through reads off directly
+        c.setLineWidth(0.25)
+        for k in range(-7, 8):
+            if k == 0:
+                continue
+            tick = (1.6 if k % 5 == 0 else 0.8) * MM
+            c.line(cx + k * MM, cy - tick, cx + k * MM, cy + tick)
+            c.line(cx - tick, cy + k * MM, cx + tick, cy + k * MM)
+        label(c, "sans", 5, cx + 5 * MM, cy - 3.6 * MM, "+5", centre=True)
+        label(c, "sans", 5, cx - 5 * MM, cy - 3.6 * MM, "-5", centre=True)
+        label(c, "sans", 5, cx + 2.8 * MM, cy + 4.4 * MM, "+5", centre=True)
+        label(c, "sans", 5, cx + 2.8 * MM, cy - 5.6 * MM, "-5", centre=True)
+    c.restoreState()
+
+
+def draw_calibration(c, paper: Size, game: Game, opts: SheetOptions, duplex: bool) -> None:
+    """Page 1 (and, when duplex, page 2) of every card PDF: the game's title, how to print, the
+    scale check, and registration crosses to measure a printer's back offset."""
+    w, h = paper.width, paper.height
+    m = opts.margin + 5 * MM
+    label(c, "sans-bold", 18, m, h - m - 14, f"{game.title}: cards")
+    lines = [
+        "Print at 100 % / Actual size. Turn off 'fit to page' and 'scale'.",
+        "Check the scale: the bar below must measure 50 mm and the square 1 in (25.4 mm).",
+    ]
+    if duplex:
+        flip = "long edge" if opts.flip == "long" else "short edge"
+        lines += [
+            f"Print both sides, flipping on the {flip}. Each back sheet follows its front sheet.",
+            "Hold this sheet up to a light and look at its back: find where each front cross",
+            "falls on the scale around the back cross (mm, right and up are +). If it is not at",
+            "0, 0, build again with --back-offset X,Y using those readings.",
+        ]
+    else:
+        lines += ["Fold each sheet on its centre line, faces out, glue, and cut on the crop marks."]
+    if any(opts.back_offset):
+        lines.append(f"This file moves every back by {opts.back_offset[0] / MM:+.2f} mm, "
+                     f"{opts.back_offset[1] / MM:+.2f} mm.")
+    for i, line in enumerate(lines):
+        label(c, "sans", 9.5, m, h - m - 40 - i * 13, line)
+    draw_scale_check(c, m, h - m - 40 - len(lines) * 13 - 40 * MM)
+    if duplex:
+        for fx, fy in CAL_TARGETS:
+            _cross(c, fx * w, fy * h, scale=False)
+        c.showPage()
+        label(c, "sans", 9, m, h - m - 10, "Back of the calibration sheet: read each front cross on the scale.")
+        ox, oy = opts.back_offset
+        for fx, fy in CAL_TARGETS:
+            bx, by = mirror(paper, fx * w, fy * h, opts.flip)
+            _cross(c, bx + ox, by + oy, scale=True)
+    c.showPage()
+
+
+def _size_groups(cards: list[CardInstance]) -> list[list[CardInstance]]:
+    groups: list[list[CardInstance]] = []
+    for card in cards:
+        if groups and groups[-1][-1].size == card.size:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    return groups
+
+
+def _best_fold(paper: Size, card: Size, opts: SheetOptions) -> tuple[FoldGrid, Size]:
+    tries = []
+    for sheet in (paper, paper.landscape):
+        try:
+            tries.append((fit_fold(sheet, card, margin=opts.margin, gap=opts.gap, bleed=opts.bleed), sheet))
+        except BuildError as exc:
+            last = exc
+    if not tries:
+        raise last
+    return max(tries, key=lambda t: t[0].per_sheet)
+
+
+def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardInstance],
+                     opts: SheetOptions, notes: list[Finding] | None = None) -> int:
+    """Write the card sheets PDF to ``target`` (a path or binary file). Returns the number of
+    sheets of cards (a duplex front and back count as one sheet). Where the paper leaves less
+    room than asked for bleed or crop marks, an info finding is added to ``notes``."""
+    paper = opts.paper_size()
+    duplex = not opts.gutter_fold
+    c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
+                DUPLEX_NAMES[opts.flip] if duplex else "Simplex")
+    draw_calibration(c, paper, game, opts, duplex)
+    turn_backs = opts.gutter_fold or opts.flip == "short"
+    renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
+                         [(card.back, card.size.width, card.size.height, turn_backs) for card in cards])
+    sheets = 0
+    for group in _size_groups(cards):
+        if opts.gutter_fold:
+            fold, sheet = _best_fold(paper, group[0].size, opts)
+            for start in range(0, len(group), fold.per_sheet):
+                c.setPageSize((sheet.width, sheet.height))
+                _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
+                c.showPage()
+                sheets += 1
+            c.setPageSize((paper.width, paper.height))
+            continue
+        grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
+        if notes is not None:
+            for note in grid.notes(opts.bleed):
+                finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
+                                  note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
+                                  if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed")
+                if finding not in notes:
+                    notes.append(finding)
+        for start in range(0, len(group), grid.per_sheet):
+            chunk = group[start:start + grid.per_sheet]
+            _front_sheet(c, renderer, grid, chunk)
+            c.showPage()
+            _back_sheet(c, renderer, grid, chunk, opts)
+            c.showPage()
+            sheets += 1
+    c.save()
+    renderer.plan_shares(None)
+    return sheets
+
+
+def _slots(grid: Grid, n: int):
+    for i in range(n):
+        yield i, divmod(i, grid.cols)
+
+
+def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance]) -> None:
+    for i, (row, col) in _slots(grid, len(chunk)):
+        renderer.place(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col), form_bleed=grid.max_bleed)
+    stroke_segments(c, grid.crop_marks(len(chunk)))
+
+
+def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], opts: SheetOptions) -> None:
+    for i, (row, col) in _slots(grid, len(chunk)):
+        brow, bcol = grid.back_slot(row, col, opts.flip)
+        renderer.place(c, chunk[i].back, grid.trim(brow, bcol, opts.back_offset), grid.bleed(brow, bcol),
+                       rotate=opts.flip == "short", form_bleed=grid.max_bleed)
+
+
+def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance], opts: SheetOptions) -> None:
+    for col, card in enumerate(chunk):
+        fb = max(fold.grid.max_bleed, fold.fold_bleed)
+        renderer.place(c, card.face, fold.front_trim(col), fold.front_bleed(col), form_bleed=fb)
+        renderer.place(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col), rotate=True,
+                       form_bleed=fb)
+    g = fold.grid
+    c.saveState()
+    c.setLineWidth(0.4)
+    c.setDash(3, 3)
+    c.setStrokeColorRGB(0.45, 0.45, 0.45)
+    c.line(g.margin, fold.fold_y, g.paper.width - g.margin, fold.fold_y)
+    c.restoreState()
+    stroke_segments(c, fold.crop_marks(len(chunk)))
+
+
+def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100) -> bytes:
+    """A PNG of every distinct face of one deck in a grid, each captioned with its id and copy
+    count, the deck backs last. ``dpi`` is the raster resolution (100: card text stays legible)."""
+    faces: list[Piece] = []
+    copies: dict[str, int] = {}
+    for card in cards:
+        key = card.face.card_key
+        if key not in copies:
+            faces.append(card.face)
+        copies[key] = copies.get(key, 0) + 1
+    backs = {}
+    for card in cards:
+        backs.setdefault(card.back.layout, card.back)
+    items = faces + list(backs.values())
+    size = cards[0].size
+    cols = min(10, len(items))
+    rows = (len(items) + cols - 1) // cols
+    pad = 3 * MM
+    caption = 4 * MM
+    head = 10 * MM
+    w = cols * (size.width + pad) + pad
+    h = rows * (size.height + pad + caption) + pad + head
+    buf = io.BytesIO()
+    c = new_canvas(buf, Size(w, h), scratch=True)
+    c.setFillColorRGB(0.93, 0.93, 0.93)
+    c.rect(0, 0, w, h, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    label(c, "sans-bold", 14, pad, h - head + 3 * MM, title)
+    for i, piece in enumerate(items):
+        r, col = divmod(i, cols)
+        x = pad + col * (size.width + pad)
+        y = h - head - (r + 1) * (size.height + pad + caption) + caption
+        renderer.draw(c, piece, (x, y, size.width, size.height), (0, 0, 0, 0))
+        key = piece.card_key
+        caption_text = f"{piece.row_id}  x{copies[key]}" if key in copies else f"back: {piece.layout}"
+        c.setFillColorRGB(0.2, 0.2, 0.2)
+        label(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
+    c.showPage()
+    c.save()
+    return pdf_to_png(buf.getvalue(), dpi=dpi)
+
+
+def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
+                max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Render every card of ``game`` to ``out_dir/<game>-cards.pdf`` and contact sheets.
+
+    Everything is rendered in memory first; files are replaced only when all of them rendered,
+    so a failed build leaves the previous outputs intact. Art over ``max_image_pixels`` pixels is
+    refused (None lifts the limit). Raises BuildError or LayoutError.
+    """
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
+    cards = card_instances(game)
+    result = BuildResult(cards=len(cards))
+    if not cards:
+        return result
+    outputs: list[tuple[Path, bytes]] = []
+    buf = io.BytesIO()
+    notes: list[Finding] = []
+    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, notes)
+    name = f"{game.id}-cards-gutter-fold.pdf" if opts.gutter_fold else f"{game.id}-cards.pdf"
+    outputs.append((out_dir / name, buf.getvalue()))
+    if opts.contact_sheets:
+        for comp in game:
+            deck_cards = [card for card in cards if card.deck == comp.id]
+            if deck_cards:
+                png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}")
+                outputs.append((out_dir / "contact" / f"{comp.id}.png", png))
+    for path, data in outputs:
+        write_atomic(path, data)
+        result.files.append(path)
+    result.findings = notes + renderer.findings
+    return result
+
+
+class CardsOutput:
+    """``cards``: the card sheets and contact sheets of every deck."""
+
+    name = "cards"
+
+    def stages(self, job: OutputJob) -> list[Stage]:
+        def run() -> BuildResult:
+            return build_cards(job.game, game_layouts(job.game, job.source), job.out_dir, job.settings.sheet,
+                               max_image_pixels=job.settings.max_image_pixels)
+
+        return [Stage("cards", job.data_files() + job.card_template_files() + job.font_files(), run)]

@@ -1,0 +1,201 @@
+"""Export pages: each card drawn once on a one-card page whose MediaBox is the trim plus the
+profile's bleed (TrimBox and BleedBox set, no marks, corners not rounded), and which cards draw
+the same and can share one drawing."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from ...core.units import Size, to_mm
+from ...design.layouts import LayoutSet
+from ...design.names import template_names
+from ...model.game import Component, Game
+from ...model.pieces import CardInstance, Piece
+from ...render.canvas import new_canvas
+from ...render.color import InkConverter
+from ...render.renderer import Renderer
+from .job import ExportJob
+from .profiles import Profile, ProfileError, _where
+
+
+@dataclass(frozen=True)
+class CardPage:
+    """The page one card is drawn on, in pt: the page (MediaBox = BleedBox) and the trim inside
+    it, centred. ``px`` is the raster size (width, height) at the profile's dpi, or None."""
+
+    page: Size
+    trim: Size
+    px: tuple[int, int] | None = None
+
+    @property
+    def trim_box(self) -> tuple[float, float, float, float]:
+        """(llx, lly, urx, ury) of the TrimBox."""
+        x = (self.page.width - self.trim.width) / 2
+        y = (self.page.height - self.trim.height) / 2
+        return x, y, x + self.trim.width, y + self.trim.height
+
+
+def card_page(trim: Size, bleed: float, dpi: int | None = None) -> CardPage:
+    """The page for a card of ``trim`` with ``bleed`` pt on every side. With ``dpi`` the page
+    is snapped to whole pixels (the trim stays centred and exact; the bleed absorbs at most half
+    a pixel), so that rendering it gives exactly ``px`` pixels: US poker with 1/8 in bleed is
+    825 x 1125 px, with MakePlayingCards' 36 px bleed 822 x 1122 px (print-specs.md §8 check 2)."""
+    w, h = trim.width + 2 * bleed, trim.height + 2 * bleed
+    if dpi is None:
+        return CardPage(Size(w, h), trim)
+    px = (max(1, round(w * dpi / 72.0)), max(1, round(h * dpi / 72.0)))
+    return CardPage(Size(px[0] * 72.0 / dpi, px[1] * 72.0 / dpi), trim, px)
+
+
+def deck_trim(comp: Component, profile: Profile) -> tuple[Size, str]:
+    """The trim of ``comp``'s cards in ``profile`` and the size's name; ProfileError when the
+    profile does not take that size."""
+    size = comp.card_size
+    label = comp.card_size_name or f"{to_mm(size.width):g}x{to_mm(size.height):g}mm"
+    if profile.sizes is None:
+        return size, label
+    for name, trim in profile.sizes.items():
+        if abs(trim.width - size.width) < 0.01 and abs(trim.height - size.height) < 0.01:
+            return size, name
+        if abs(trim.width - size.height) < 0.01 and abs(trim.height - size.width) < 0.01:
+            return size, name
+    offered = ", ".join(f"{n} ({s})" for n, s in profile.sizes.items())
+    raise ProfileError(f"deck {comp.id!r} is {label} ({size}), which the {profile.name} profile does not take",
+                       location=_where(profile.origin, "sizes"),
+                       hint=f"{profile.title} takes: {offered}. If the target takes this size, add it to the "
+                       f"profile's sizes (in game.toml: [targets.{profile.name}.sizes] {label} = \"W x H\")")
+
+
+def print_canvas(target, page: Size, title: str, profile: Profile, converter: InkConverter | None):
+    """A canvas for a print-shop file of ``profile`` (CMYK when ``converter`` is given)."""
+    return new_canvas(target, page, title, f"{profile.title} print file", duplex=None, converter=converter)
+
+
+def draw_page(c, renderer: Renderer, piece: Piece, geom: CardPage, converter: InkConverter | None) -> None:
+    """One card on the current page: MediaBox = BleedBox = trim + bleed, TrimBox centred."""
+    llx, lly, urx, ury = geom.trim_box
+    c.setPageSize((geom.page.width, geom.page.height))
+    c.setBleedBox((0, 0, geom.page.width, geom.page.height))
+    c.setTrimBox((llx, lly, urx, ury))
+    if converter is not None:
+        converter.piece = piece
+    renderer.draw(c, piece, (llx, lly, geom.trim.width, geom.trim.height),
+                  (llx, lly, geom.page.width - urx, geom.page.height - ury))
+    c.showPage()
+
+
+def card_pdf(renderer: Renderer, piece: Piece, geom: CardPage, profile: Profile, title: str,
+             converter: InkConverter | None = None) -> bytes:
+    """A one-page PDF of ``piece`` on ``geom`` (the drawing every raster is rendered from)."""
+    buf = io.BytesIO()
+    c = print_canvas(buf, geom.page, title, profile, converter)
+    draw_page(c, renderer, piece, geom, converter)
+    c.save()
+    return buf.getvalue()
+
+
+class Signatures:
+    """What a piece's drawing depends on: its layout's name and the values of the template
+    names that layout (with its icons) reads (:func:`pnp.design.names.template_names`). Two
+    pieces with equal signatures draw the same, so one is drawn for both. ``piece.copy``
+    counts only when some layout mentions ``copy``."""
+
+    def __init__(self, layouts: LayoutSet):
+        self.layouts = layouts
+        try:
+            text = Path(layouts.path).read_text(encoding="utf-8")
+        except OSError:
+            text = "copy"
+        self.copy_matters = re.search(r"\bcopy\b", text) is not None
+
+    def of(self, piece: Piece):
+        """A hashable signature of ``piece``'s drawing, or None when it cannot be told."""
+        names = template_names(self.layouts, piece.layout)
+        if names is None:
+            return None
+        values = []
+        for name in sorted(names):
+            value = piece.context.get(name)
+            if name == "piece" and value is not None and not self.copy_matters:
+                value = {k: v for k, v in vars(value).items() if k != "copy"}
+            values.append((name, _freeze(value)))
+        return piece.layout, tuple(values)
+
+
+def _freeze(value):
+    if isinstance(value, SimpleNamespace):
+        value = vars(value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, str):
+        return (type(value).__name__, str(value))
+    return (type(value).__name__, repr(value))
+
+
+def distinct(job: ExportJob, comp: Component, deck: list[CardInstance], geom: CardPage, side: str):
+    """The distinct drawings of one side of a deck, in order: [(pdf, [instances])]. Pieces
+    whose drawing depends on the same values (copies of a card, cards sharing a plain back)
+    are drawn once; drawings that come out byte-identical are merged too. Faces of different
+    cards never merge; identical backs do."""
+    groups: dict[tuple[str, str], tuple[bytes, list[CardInstance]]] = {}
+    by_signature: dict[Any, tuple[str, str]] = {}
+    title = deck_title(job, comp)
+    for card in deck:
+        piece = card.face if side == "face" else card.back
+        owner = card_id(card.face) if side == "face" else ""
+        signature = job.signatures.of(piece)
+        if signature is not None and (owner, signature) in by_signature:
+            groups[by_signature[(owner, signature)]][1].append(card)
+            continue
+        pdf = card_pdf(job.renderer, piece, geom, job.profile, title, job.converter)
+        key = (owner, hashlib.sha256(pdf).hexdigest())
+        if signature is not None:
+            by_signature[(owner, signature)] = key
+        if key in groups:
+            groups[key][1].append(card)
+        else:
+            groups[key] = (pdf, [card])
+    return list(groups.values())
+
+
+def deck_title(job: ExportJob, comp: Component) -> str:
+    return f"{job.game.title} - {comp.name} ({job.profile.title})"
+
+
+def size_text(geom: CardPage) -> str:
+    return f"{to_mm(geom.trim.width):g} x {to_mm(geom.trim.height):g} mm"
+
+
+def decks_of(game: Game, cards: list[CardInstance]) -> list[tuple[Component, list[CardInstance]]]:
+    out = []
+    for comp in game:
+        deck = [c for c in cards if c.deck == comp.id]
+        if deck:
+            out.append((comp, deck))
+    return out
+
+
+def card_id(piece: Piece) -> str:
+    """The id a manifest names a card by: its row id (its label when it has none)."""
+    return str(piece.row_id or piece.label)
+
+
+def card_ids(cards: list[CardInstance]) -> list[str]:
+    """The distinct card ids of ``cards``, in order."""
+    return list(dict.fromkeys(card_id(c.face) for c in cards))
+
+
+def nickname(piece: Piece) -> str:
+    for key in ("title", "name"):
+        value = piece.context.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return card_id(piece)

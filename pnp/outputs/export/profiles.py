@@ -1,0 +1,343 @@
+"""Export profiles: what a print shop or Tabletop Simulator takes, kept as data (TOML).
+
+A **target** is a named **profile**: the card sizes the target takes and their trim, the bleed,
+the safe zone, the resolution, the kind of file (one PNG per card, one PDF per deck, or
+Tabletop Simulator deck sheets), the colour space and total ink limit, the page order and how
+files are named. Profiles are found, in this order:
+
+1. a path to a ``.toml`` file (``pnp export --target path/to/shop.toml``);
+2. a ``[targets.NAME]`` table in the game's manifest (game.toml), which may ``extends`` a
+   bundled profile and change any setting;
+3. a bundled profile, ``profiles/NAME.toml`` beside this module: ``tgc`` (The Game Crafter),
+   ``mpc`` (MakePlayingCards), ``dtc`` (DriveThruCards), ``eu`` (a European shop with 3 mm
+   bleed) and ``tts`` (Tabletop Simulator). Their figures and sources are print-specs.md §1
+   and §2.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...core.errors import Location, PnpError
+from ...core.suggest import did_you_mean
+from ...core.units import CARD_SIZES, Size, parse_length, parse_size
+from ...model.game import Game
+from ...render.color import InkSettings
+
+PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
+"""Where the bundled profiles live (one TOML file per target)."""
+
+
+OUTPUTS = ("png", "pdf", "tts")
+"""The kinds of file a profile's ``output`` may name; each has its writer in
+:data:`pnp.outputs.export.writers.WRITERS`."""
+
+
+PAGE_ORDERS = {"face-back": ("face", "back"), "back-face": ("back", "face"), "face": ("face",)}
+
+
+FILE_FIELDS = {"game", "deck", "card", "copy", "back", "size", "target"}
+
+
+TTS_MAX_COLUMNS, TTS_MAX_ROWS = 10, 7
+"""Tabletop Simulator's largest custom deck grid (10 x 7 images per sheet)."""
+
+
+_KEYS = {
+    "title", "description", "source", "extends", "output", "color", "dpi", "bleed", "safe_zone",
+    "marks", "sizes", "page_order", "group", "copies", "face_file", "back_file", "file",
+    "ink_limit", "rich_black", "rich_black_min_size", "art", "cmyk", "columns", "rows",
+    "max_sheet_width", "max_sheet_height", "image_url", "url_prefix", "min_text_size",
+}
+
+
+class ProfileError(PnpError):
+    """A target profile that is missing, malformed or cannot serve a game's decks."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One export target, read from TOML. Lengths in pt; ink values are fractions (2.4 = 240 %).
+
+    ``output``: ``png`` (one image per distinct card face and per distinct back), ``pdf`` (one
+    card per page, pages in ``page_order``, one file per deck or per card size), ``tts`` (deck
+    sheets and a saved-object JSON per deck). ``sizes`` maps the card-size names the target
+    takes to their trim, or is None for any size. ``copies``: ``repeat`` (a page per copy) or
+    ``count`` (one file per distinct card, the copy count in the manifest). ``origin`` names
+    where the profile was read, for messages.
+    """
+
+    name: str
+    title: str
+    source: str
+    origin: str
+    output: str
+    color: str = "rgb"
+    dpi: int = 300
+    bleed: float = 9.0
+    safe_zone: float = 9.0
+    marks: str = "none"
+    sizes: dict[str, Size] | None = None
+    page_order: tuple[str, ...] = ("face", "back")
+    group: str = "deck"
+    copies: str = "count"
+    face_file: str = "{deck}/{card}.png"
+    back_file: str = "{deck}/back-{back}.png"
+    file: str = "{game}-{deck}.pdf"
+    ink: InkSettings | None = None
+    columns: int = TTS_MAX_COLUMNS
+    rows: int = TTS_MAX_ROWS
+    max_sheet_width: int = 4096
+    max_sheet_height: int = 4096
+    image_url: str = "file"
+    url_prefix: str = ""
+    min_text_size: float = 6.0
+    description: str = ""
+
+
+def _where(origin: str, key: str | None = None) -> Location:
+    """The Location of ``key`` in a profile read from ``origin`` (``file`` or
+    ``game.toml#targets.NAME``)."""
+    file, _, table = origin.partition("#")
+    if table:
+        return Location(file, column_name=f"{table}.{key}" if key else table)
+    return Location(file, column_name=key)
+
+
+def bundled_profiles() -> dict[str, Path]:
+    """The bundled profiles: name -> TOML file, in name order."""
+    return {p.stem: p for p in sorted(PROFILE_DIR.glob("*.toml"))}
+
+
+def manifest_targets(game: Game) -> list[str]:
+    """The target names a game's manifest lists (the keys of its ``[targets]`` table), in order.
+
+    Raises ProfileError when ``targets`` is not a table of tables.
+    """
+    raw = game.manifest.get("targets")
+    if raw is None:
+        return []
+    display = f"{game.display_root}/game.toml"
+    if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+        raise ProfileError("targets must be a table of [targets.NAME] tables",
+                           location=Location(display, column_name="targets"),
+                           hint="for example [targets.dtc] (empty to use the bundled profile as it is)")
+    return list(raw)
+
+
+def _read_toml(path: Path, display: str) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"not valid TOML: {exc}", location=Location(display)) from None
+    except OSError as exc:
+        raise ProfileError(f"cannot be read: {exc.strerror}", location=Location(display)) from None
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if key in ("sizes", "cmyk") and isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    out.pop("extends", None)
+    return out
+
+
+def _raw_profile(target: str, game: Game | None, chain: tuple[tuple[str, str], ...] = ()) -> tuple[str, dict, str]:
+    """(name, raw settings with ``extends`` resolved, where it was read). ``chain`` holds the
+    (kind, name) pairs already being resolved, to find cycles: a ``[targets.dtc]`` table may
+    extend the bundled ``dtc`` profile, but no profile may extend itself."""
+    bundled = bundled_profiles()
+    targets = (game.manifest.get("targets") or {}) if game is not None else {}
+    if not isinstance(targets, dict):
+        targets = {}
+    manifest = f"{game.display_root}/game.toml" if game is not None else "game.toml"
+    path = Path(target)
+    if target.endswith(".toml") or (path.suffix and path.is_file()):
+        if not path.is_file():
+            raise ProfileError(f"no profile file {target!r}", hint="give the path to a .toml profile, or a "
+                               "target name: " + ", ".join(bundled))
+        kind, name, origin = "file", path.stem, target
+        raw = _read_toml(path, target)
+    elif target in targets and ("manifest", target) not in chain:
+        kind, name, origin = "manifest", target, f"{manifest}#targets.{target}"
+        raw = targets[target]
+        if not isinstance(raw, dict):
+            raise ProfileError(f"[targets.{target}] must be a table",
+                               location=Location(manifest, column_name=f"targets.{target}"))
+        if "extends" not in raw and target in bundled:
+            raw = {**raw, "extends": target}
+    elif target in bundled:
+        kind, name, origin = "bundled", target, f"profiles/{target}.toml"
+        raw = _read_toml(bundled[target], origin)
+    else:
+        if ("manifest", target) in chain:
+            raise ProfileError("profiles extend each other in a cycle: "
+                               + " -> ".join([n for _, n in chain] + [target]),
+                               location=Location(manifest, column_name=f"targets.{target}.extends"))
+        known = list(bundled) + [t for t in targets if t not in bundled]
+        raise ProfileError(f"no target {target!r}", hint=did_you_mean(
+            target, known, "targets: " + ", ".join(known) + "; or give a path to a .toml profile"))
+    if (kind, name) in chain:
+        raise ProfileError("profiles extend each other in a cycle: "
+                           + " -> ".join(n for _, n in chain + ((kind, name),)),
+                           location=_where(origin, "extends"))
+    parent = raw.get("extends")
+    if parent is not None:
+        if not isinstance(parent, str):
+            raise ProfileError(f"extends must be a target name, not {parent!r}",
+                               location=_where(origin, "extends"))
+        if len(chain) > 16:
+            raise ProfileError("profiles extend each other too deeply", location=_where(origin, "extends"))
+        if kind == "file" and parent.endswith(".toml") and not Path(parent).is_absolute():
+            parent = str(path.parent / parent)  # a profile file extends files beside it
+        _, base, _ = _raw_profile(parent, game, chain + ((kind, name),))
+        raw = _merge(base, raw)
+    return name, raw, origin
+
+
+def load_profile(target: str, game: Game | None = None) -> Profile:
+    """Read the profile for ``target``: a path to a ``.toml`` file, a ``[targets.NAME]`` table
+    of ``game``'s manifest, or a bundled profile name (in that order).
+
+    Raises ProfileError naming the file (or manifest table) and key for unknown targets or
+    settings, lengths without units, values out of range and cycles in ``extends``.
+    """
+    name, raw, origin = _raw_profile(target, game)
+    return parse_profile(name, raw, origin)
+
+
+def parse_profile(name: str, raw: dict, origin: str) -> Profile:
+    """Validate one profile's settings (``raw``, as read from TOML) into a :class:`Profile`.
+    ``origin`` is the file they were read from, with ``#targets.NAME`` for a table of a game
+    manifest; errors name it and the key."""
+
+    def err(key: str, message: str, hint: str | None = None) -> ProfileError:
+        return ProfileError(message, location=_where(origin, key), hint=hint)
+
+    for key in raw:
+        if key not in _KEYS:
+            raise err(key, f"unknown profile setting {key!r}",
+                      did_you_mean(key, sorted(_KEYS)) or "settings: " + ", ".join(sorted(_KEYS)))
+
+    def text(key: str, default: str | None = None, choices=None) -> str:
+        value = raw.get(key, default)
+        if value is None:
+            raise err(key, f"the profile needs {key}", hint=f"one of: {', '.join(choices)}" if choices else None)
+        if not isinstance(value, str):
+            raise err(key, f"{key} must be text, not {value!r}")
+        if choices and value not in choices:
+            raise err(key, f"{key} {value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def number(key: str, default, lo: float, hi: float, kind=int):
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
+            raise err(key, f"{key} must be a {'whole ' if kind is int else ''}number, not {value!r}")
+        if not lo <= value <= hi:
+            raise err(key, f"{key} {value!r} is outside {lo:g}..{hi:g}")
+        return value
+
+    output = text("output", None, OUTPUTS)
+    dpi = number("dpi", 300, 36, 2400)
+
+    def length(key: str, default: str) -> float:
+        value = raw.get(key, default)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+            return 0.0
+        s = str(value).strip()
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*px", s)
+        if m:
+            return float(m.group(1)) * 72.0 / dpi
+        try:
+            out = parse_length(s)
+        except ValueError as exc:
+            raise err(key, str(exc), "lengths take a unit: 3mm, 0.125in, 9pt, or 36px at the profile's dpi") from None
+        if out < 0:
+            raise err(key, f"{key} cannot be negative")
+        return out
+
+    color = text("color", "rgb", ("rgb", "cmyk"))
+    if output in ("png", "tts") and color != "rgb":
+        raise err("color", f"{output} output is RGB; a CMYK profile writes PDF",
+                  hint='set output = "pdf", or color = "rgb" (print-specs.md §2: PNG cannot carry CMYK)')
+    marks = text("marks", "none", ("none",))
+    sizes = None
+    if "sizes" in raw:
+        if not isinstance(raw["sizes"], dict) or not raw["sizes"]:
+            raise err("sizes", "sizes must be a table of card-size name = trim",
+                      hint='for example [sizes] poker = "2.5in x 3.5in"')
+        sizes = {}
+        for sname, trim in raw["sizes"].items():
+            try:
+                sizes[sname] = parse_size(str(trim), CARD_SIZES)
+            except ValueError as exc:
+                raise err(f"sizes.{sname}", str(exc)) from None
+    order = text("page_order", "face-back", tuple(PAGE_ORDERS))
+    ink = None
+    if color == "cmyk":
+        limit = number("ink_limit", 300, 100, 400, float)
+        rich = raw.get("rich_black", [60, 40, 40, 100])
+        if not (isinstance(rich, list) and len(rich) == 4 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in rich)):
+            raise err("rich_black", f"rich_black must be [C, M, Y, K] in percent, not {rich!r}")
+        if sum(rich) > limit + 1e-9:
+            raise err("rich_black", f"rich_black {rich} totals {sum(rich):g} %, above ink_limit {limit:g} %")
+        overrides = {}
+        cmyk = raw.get("cmyk", {})
+        if not isinstance(cmyk, dict):
+            raise err("cmyk", "cmyk must be a table of colour = [C, M, Y, K]")
+        for cname, value in cmyk.items():
+            if not (isinstance(value, list) and len(value) == 4 and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in value)):
+                raise err(f"cmyk.{cname}", f"{value!r} is not [C, M, Y, K] in percent")
+            if sum(value) > limit + 1e-9:
+                raise err(f"cmyk.{cname}", f"{value} totals {sum(value):g} %, above ink_limit {limit:g} %")
+            overrides[cname] = tuple(v / 100 for v in value)
+        ink = InkSettings(ink_limit=limit / 100, rich_black=tuple(v / 100 for v in rich),
+                          rich_black_min_size=length("rich_black_min_size", "0.5in"),
+                          art=text("art", "convert", ("convert", "reject")), overrides=overrides)
+    files = {}
+    for key, default in (("face_file", "{deck}/{card}.png"), ("back_file", "{deck}/back-{back}.png"),
+                         ("file", "{game}-{deck}.pdf")):
+        pattern = text(key, default)
+        try:
+            fields = {f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None}
+        except ValueError as exc:
+            raise err(key, f"{pattern!r} is not a file name pattern: {exc}") from None
+        bad = fields - FILE_FIELDS
+        if bad or "" in fields:
+            raise err(key, f"{pattern!r} uses {sorted(bad or {''})[0]!r}",
+                      hint="file names may use " + ", ".join("{" + f + "}" for f in sorted(FILE_FIELDS)))
+        if pattern.startswith("/") or ".." in Path(pattern).parts:
+            raise err(key, f"{pattern!r} must stay inside the export folder")
+        files[key] = pattern
+    group = text("group", "deck", ("deck", "card-size"))
+    copies = text("copies", "repeat" if output == "pdf" else "count", ("repeat", "count"))
+    if copies == "repeat" and output != "pdf":
+        raise err("copies", f"{output} output writes each card once with its copy count",
+                  hint='copies = "repeat" (a page per copy) is for PDF targets')
+    if output == "pdf" and group == "card-size" and "{deck}" in files["file"]:
+        raise err("file", "a profile grouped by card size cannot name its files by {deck}",
+                  hint='use {size}, for example file = "{game}-{size}.pdf"')
+    image_url = text("image_url", "file", ("file", "name"))
+    return Profile(
+        name=name, title=text("title", name), source=text("source", ""), origin=origin, output=output,
+        color=color, dpi=dpi, bleed=length("bleed", "0.125in"), safe_zone=length("safe_zone", "0.125in"),
+        marks=marks, sizes=sizes, page_order=PAGE_ORDERS[order], group=group,
+        copies=copies,
+        face_file=files["face_file"], back_file=files["back_file"], file=files["file"], ink=ink,
+        columns=number("columns", TTS_MAX_COLUMNS, 2, TTS_MAX_COLUMNS),
+        rows=number("rows", TTS_MAX_ROWS, 2, TTS_MAX_ROWS),
+        max_sheet_width=number("max_sheet_width", 4096, 256, 16384),
+        max_sheet_height=number("max_sheet_height", 4096, 256, 16384),
+        image_url=image_url, url_prefix=text("url_prefix", ""),
+        min_text_size=number("min_text_size", 6.0, 0, 72, float),
+        description=text("description", ""),
+    )

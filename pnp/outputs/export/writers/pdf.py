@@ -1,0 +1,58 @@
+"""``pdf`` output: one card per page with TrimBox and BleedBox, RGB or CMYK (DriveThruCards,
+a European shop)."""
+
+from __future__ import annotations
+
+import io
+
+from ....model.game import Component
+from ....model.pieces import CardInstance
+from ..job import ExportJob
+from ..manifest import Entry
+from ..pages import CardPage, card_id, card_page, deck_title, deck_trim, distinct, draw_page, print_canvas, size_text
+from ..preflight import rgb_check, safe_zone_findings
+
+
+def write(job: ExportJob, decks, workers: int) -> None:
+    """One PDF per deck (or per card size, ``group = "card-size"``), one card per page, faces
+    and backs in the profile's ``page_order``; each card once with its copy count
+    (``copies = "count"``) or a page per copy (``"repeat"``). CMYK profiles are checked for RGB
+    left in the file."""
+    p = job.profile
+    files: dict[str, list[tuple[Component, list[CardInstance], CardPage, str]]] = {}
+    for comp, deck in decks:
+        trim, size_name = deck_trim(comp, p)
+        geom = card_page(trim, p.bleed)
+        key = job.name(p.file, deck=comp.id, size=size_name) if p.group == "deck" else \
+            job.name(p.file, size=size_name)
+        files.setdefault(key, []).append((comp, deck, geom, size_name))
+    for name, parts in files.items():
+        buf = io.BytesIO()
+        first_comp = parts[0][0]
+        title = deck_title(job, first_comp) if p.group == "deck" else \
+            f"{job.game.title} - {parts[0][3]} cards ({p.title})"
+        c = print_canvas(buf, parts[0][2].page, title, p, job.converter)
+        labels: list[str] = []
+        entries: list[Entry] = []
+        page_no = 0
+        for comp, deck, geom, _ in parts:
+            if p.copies == "count":
+                units = [(group[0], len(group)) for _, group in distinct(job, comp, deck, geom, "face")]
+            else:
+                units = [(card, card.face.copies) for card in deck]
+            for card, copies in units:
+                for side in p.page_order:
+                    piece = card.face if side == "face" else card.back
+                    draw_page(c, job.renderer, piece, geom, job.converter)
+                    page_no += 1
+                    labels.append(piece.card_key)
+                    entries.append(Entry(name, side, comp.id, card_id(card.face), copies, page=page_no,
+                                         copy=card.face.copy if p.copies == "repeat" else None,
+                                         size=size_text(geom)))
+        c.save()
+        pdf = buf.getvalue()
+        job.findings += safe_zone_findings(pdf, labels, p.safe_zone, p)
+        if p.color == "cmyk":
+            job.findings += rgb_check(pdf, name, p)
+        job.claim(name, pdf)
+        job.entries += entries

@@ -1,0 +1,46 @@
+"""``png`` output: one image per card face and per deck back (The Game Crafter,
+MakePlayingCards)."""
+
+from __future__ import annotations
+
+from ..job import ExportJob
+from ..manifest import Entry
+from ..pages import card_ids, card_id, card_page, deck_trim, distinct, size_text
+from ..preflight import safe_zone_many
+from ....render.raster import rasterise_all
+
+
+def write(job: ExportJob, decks, workers: int) -> None:
+    """One PNG per distinct face and per distinct back of every deck, rendered at the profile's
+    exact pixel size (``face_file`` and ``back_file`` name them); copies that draw alike are one
+    file with their count in the manifest."""
+    p = job.profile
+    pending: list[tuple[str, Entry, bytes, tuple[int, int], str]] = []
+    for comp, deck in decks:
+        trim, size_name = deck_trim(comp, p)
+        geom = card_page(trim, p.bleed, p.dpi)
+        for side in ("face", "back"):
+            for pdf, group in distinct(job, comp, deck, geom, side):
+                first = group[0]
+                piece = first.face if side == "face" else first.back
+                if side == "face":
+                    name = job.name(p.face_file, deck=comp.id, card=card_id(piece), copy=piece.copy,
+                                    back=first.back.layout, size=size_name)
+                    ids = card_id(piece)
+                else:
+                    name = job.name(p.back_file, deck=comp.id, card=card_id(first.face), copy=1,
+                                    back=piece.layout, size=size_name)
+                    ids = ";".join(card_ids(group))
+                entry = Entry(name, side, comp.id, ids, len(group), size=size_text(geom),
+                              width_px=geom.px[0], height_px=geom.px[1])
+                pending.append((name, entry, pdf, geom.px, piece.card_key))
+    job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p)
+    pngs = rasterise_all([(pdf, px) for _, _, pdf, px, _ in pending], workers)
+    for (name, entry, _, _, _), png in zip(pending, pngs):
+        entry.file = job.claim(name, png)
+        same = next((e for e in job.entries if (e.file, e.side, e.card_id) == (entry.file, entry.side, entry.card_id)),
+                    None)
+        if same is not None:  # copies drawn apart that came out pixel-identical
+            same.copies += entry.copies
+        else:
+            job.entries.append(entry)

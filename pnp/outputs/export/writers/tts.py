@@ -1,0 +1,163 @@
+"""``tts`` output: Tabletop Simulator deck sheets (10 x 7 images at most, the last slot the
+hidden-card image), the back image and a saved object (JSON) per deck."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+
+from ....core.units import Size
+from ....model.game import Component
+from ....model.pieces import CardInstance
+from ..job import ExportJob
+from ..manifest import Entry
+from ..pages import CardPage, card_id, card_ids, deck_trim, distinct, nickname, size_text
+from ..preflight import safe_zone_many
+from ..profiles import Profile
+from ....render.raster import rasterise_all
+
+
+def tts_card_pixels(trim: Size, profile: Profile) -> tuple[int, int]:
+    """Pixel size of one card image on a Tabletop Simulator deck sheet: as large as lets a full
+    ``columns`` x ``rows`` sheet stay within ``max_sheet_width`` x ``max_sheet_height``
+    (4096 x 4096 by default), keeping the trim's aspect ratio."""
+    ratio = trim.height / trim.width
+    w = int(min(profile.max_sheet_width / profile.columns, profile.max_sheet_height / profile.rows / ratio))
+    while w > 1 and round(w * ratio) * profile.rows > profile.max_sheet_height:
+        w -= 1
+    return w, max(1, round(w * ratio))
+
+
+def _tts_grid(n: int, profile: Profile) -> tuple[int, int]:
+    """Columns and rows of a sheet holding ``n`` images plus the hidden-card slot: near square,
+    at least 2 x 2 (Tabletop Simulator's import dialog requires it), at most ``columns`` x
+    ``rows``."""
+    slots = n + 1
+    cols = max(2, min(profile.columns, math.ceil(math.sqrt(slots))))
+    if -(-slots // cols) > profile.rows:
+        cols = -(-slots // profile.rows)
+    rows = max(2, -(-slots // cols))
+    return cols, rows
+
+
+def _guid(*parts: str) -> str:
+    return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
+
+
+_TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+              "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def _tts_object(name: str, nickname: str, guid: str) -> dict:
+    return {"GUID": guid, "Name": name, "Transform": dict(_TRANSFORM), "Nickname": nickname,
+            "Description": "", "GMNotes": "", "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
+            "Locked": False, "Grid": True, "Snap": True, "IgnoreFoW": False, "MeasureMovement": False,
+            "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "GridProjection": False, "HideWhenFaceDown": True, "Hands": True, "SidewaysCard": False,
+            "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
+
+
+def write(job: ExportJob, decks, workers: int) -> None:
+    """Per deck: face sheets ``{game}-{deck}-faces-N.png``, the back ``{game}-{deck}-back.png``
+    (or back sheets ``{game}-{deck}-backs-N.png`` when the deck's cards have different backs)
+    and the saved object ``{game}-{deck}.json``."""
+    from PIL import Image
+
+    p = job.profile
+    per_sheet = p.columns * p.rows - 1
+    for comp, deck in decks:
+        trim, _ = deck_trim(comp, p)
+        cw, ch = tts_card_pixels(trim, p)
+        geom = CardPage(trim, trim, (cw, ch))  # the whole image shows in the game: trim only, no bleed
+        size = size_text(geom)
+        faces = distinct(job, comp, deck, geom, "face")
+        backs = distinct(job, comp, deck, geom, "back")
+        unique_back = len(backs) > 1
+        job.findings += safe_zone_many([(pdf, g[0].face.card_key) for pdf, g in faces]
+                                        + [(pdf, g[0].back.card_key) for pdf, g in backs], p)
+        raws = rasterise_all([(pdf, (cw, ch)) for pdf, _ in faces + backs], workers, encode=False)
+        images = [Image.frombytes("RGB", (cw, ch), b) for b in raws]
+        face_img, back_img = images[:len(faces)], images[len(faces):]
+        back_index = {id(card): i for i, (_, group) in enumerate(backs) for card in group}
+        single_back = None
+        if not unique_back:
+            single_back = job.claim(job.name("{game}-{deck}-back.png", deck=comp.id), _png(back_img[0]))
+            job.entries.append(Entry(single_back, "back", comp.id, ";".join(card_ids(deck)), len(deck),
+                                     size=size, width_px=cw, height_px=ch))
+        custom: dict[str, dict] = {}
+        slot_ids: dict[int, int] = {}
+        for s, start in enumerate(range(0, len(faces), per_sheet)):
+            chunk = faces[start:start + per_sheet]
+            cols, rows = _tts_grid(len(chunk), p)
+            sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
+            back_sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255)) if unique_back else None
+            for slot, (_, group) in enumerate(chunk):
+                r, col = divmod(slot, cols)
+                sheet.paste(face_img[start + slot], (col * cw, r * ch))
+                if back_sheet is not None:
+                    back_sheet.paste(back_img[back_index[id(group[0])]], (col * cw, r * ch))
+                for card in group:
+                    slot_ids[id(card)] = (s + 1) * 100 + slot
+            if single_back is not None:  # the last slot holds the hidden-card image, by convention
+                last = cols * rows - 1
+                sheet.paste(back_img[0], ((last % cols) * cw, (last // cols) * ch))
+            face_name = job.claim(job.name("{game}-{deck}-faces-{card}.png", deck=comp.id, card=str(s + 1)),
+                                  _png(sheet))
+            for slot, (_, group) in enumerate(chunk):
+                job.entries.append(Entry(face_name, "face", comp.id, card_id(group[0].face), len(group),
+                                         slot=slot + 1, size=size, width_px=cw, height_px=ch))
+            back_url = single_back
+            if back_sheet is not None:
+                back_url = job.claim(job.name("{game}-{deck}-backs-{card}.png", deck=comp.id, card=str(s + 1)),
+                                     _png(back_sheet))
+                for slot, (_, group) in enumerate(chunk):
+                    job.entries.append(Entry(back_url, "back", comp.id, card_id(group[0].face), len(group),
+                                             slot=slot + 1, size=size, width_px=cw, height_px=ch))
+            custom[str(s + 1)] = {"FaceURL": _tts_url(job, face_name), "BackURL": _tts_url(job, back_url),
+                                  "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
+                                  "UniqueBack": unique_back, "Type": 0}
+        data = _tts_json(job, comp, deck, slot_ids, custom)
+        name = job.claim(job.name("{game}-{deck}.json", deck=comp.id), data)
+        job.entries.append(Entry(name, "object", comp.id, ";".join(card_ids(deck)), len(deck), size=size))
+
+
+def _png(image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _tts_url(job: ExportJob, name: str) -> str:
+    if job.profile.url_prefix:
+        return job.profile.url_prefix + name
+    if job.profile.image_url == "name":
+        return name
+    return (job.folder / name).resolve().as_uri()
+
+
+def _tts_json(job: ExportJob, comp: Component, deck: list[CardInstance], card_ids: dict[int, int],
+              custom: dict[str, dict]) -> bytes:
+    """The saved object: one DeckCustom holding one Card per copy (a lone card when the deck
+    has one card, since a Tabletop Simulator deck holds at least two)."""
+    cards = []
+    for i, card in enumerate(deck):
+        cid = card_ids[id(card)]
+        obj = _tts_object("Card", nickname(card.face), _guid(job.game.id, comp.id, "card", str(i)))
+        obj["Description"] = f"{comp.id}/{card_id(card.face)}"
+        obj["CardID"] = cid
+        key = str(cid // 100)
+        obj["CustomDeck"] = {key: custom[key]}
+        cards.append(obj)
+    if len(cards) == 1:
+        state = cards[0]
+    else:
+        state = _tts_object("DeckCustom", comp.name, _guid(job.game.id, comp.id, "deck"))
+        state["DeckIDs"] = [c["CardID"] for c in cards]
+        state["CustomDeck"] = custom
+        state["ContainedObjects"] = cards
+    saved = {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
+             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+             "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
+    return (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

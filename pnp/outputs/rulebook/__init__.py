@@ -1,0 +1,131 @@
+"""Rulebooks built from a game's own data: a Jinja2 template -> Markdown -> PDF.
+
+A game's rulebook template is ``rulebook.md.j2`` in its templates folder (``templates/<game>/``
+for a bundled game, ``mygame/templates/`` for a designer's own); docs/rulebooks.md describes it.
+
+1. :mod:`.template` runs the template in the sandbox over the game's views (:mod:`.views`) and
+   returns Markdown; values printed from data are escaped (:mod:`.markup`).
+2. :mod:`.markdown` lays the Markdown out with reportlab platypus (:mod:`.story` makes the
+   flowables, :mod:`.images` the pictures and cards, :mod:`.styles` the typography): headings,
+   paragraphs, lists, tables that split across pages and repeat their header row, a table of
+   contents, bookmarks and page numbers. Same input, same bytes.
+3. :func:`build_rulebook` writes ``<game>-rulebook.pdf`` (single pages in reading order) and,
+   for a booklet, ``<game>-rulebook-booklet.pdf`` (:mod:`.booklet`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ... import __version__
+from ...core import units
+from ...core.files import write_atomic
+from ...core.findings import Finding
+from ...core.units import MM
+from ...geometry.booklet import BOOKLET_PAGES, booklet_page, booklet_sheet
+from ...model.game import Game
+from ...model.games import GameSource
+from ..base import BuildResult, OutputJob, Stage
+from .booklet import impose_booklet
+from .images import ImageResolver
+from .markdown import RulebookPdf, markdown_pdf
+from .markup import RulebookError, escape_markdown
+from .styles import BOOKLET_STYLE, SINGLE_STYLE
+from .template import TEMPLATE_NAME, _Template, render_template
+from .views import PageView
+
+__all__ = ["TEMPLATE_NAME", "Rulebook", "RulebookError", "RulebookOutput", "build_rulebook", "escape_markdown",
+           "markdown_pdf", "render_rulebook", "render_template"]
+
+
+@dataclass
+class Rulebook:
+    """A game's rulebook as PDFs: ``single`` pages in reading order (with their page count) and,
+    if asked for, the imposed ``booklet`` bytes; ``booklet_pages`` counts the booklet's pages
+    before padding to a multiple of 4; ``findings`` are the preflight findings of both."""
+
+    single: RulebookPdf
+    booklet: bytes | None = None
+    booklet_pages: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def render_rulebook(game: Game, source: GameSource, paper: str = "letter",
+                    booklet: bool = False) -> Rulebook:
+    """Render a game's rulebook to PDF bytes (nothing is written).
+
+    Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
+    laid out again on half sheets (A5 for a4, half-letter for letter; pnp.geometry.booklet) and imposed
+    2-up. Raises RulebookError (template or Markdown), LayoutError (card layouts) or
+    BuildError (paper, page overflow).
+    """
+    key = paper.lower()
+    size = units.paper(key)
+    template = _Template(game, source)
+    display = f"{template.display}/{TEMPLATE_NAME}"
+    jobs = [(key, size, SINGLE_STYLE, False)]
+    if booklet:
+        jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
+    results = []
+    for name, page_size, style, is_booklet in jobs:
+        frame_mm = (page_size.width - 2 * style.margin) / MM
+        view = PageView(paper=name, booklet=is_booklet, width_mm=round(page_size.width / MM, 1),
+                        height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
+        rendered = template.render(view)
+        resolver = ImageResolver(template, source.templates_dir, display)
+        results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
+                                    resolver=resolver, display=display, outer_numbers=is_booklet))
+    findings = list(results[0].findings)
+    book = Rulebook(results[0], findings=findings)
+    if booklet:
+        seen = {(f.rule, f.message) for f in findings}
+        findings.extend(f for f in results[1].findings if (f.rule, f.message) not in seen)
+        book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), title=f"{game.title} (booklet)",
+                                      creator=f"pnp {__version__}")
+        book.booklet_pages = results[1].pages
+    return book
+
+
+def build_rulebook(game: Game, source: GameSource, out_dir: Path,
+                   paper: str, booklet: bool):
+    """Build a game's rulebook into ``out_dir``: ``<game>-rulebook.pdf`` (single pages on
+    ``paper``) and, with ``booklet``, ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for
+    duplex short-edge printing).
+
+    The game's templates folder (``source``) holds ``rulebook.md.j2`` (and layouts.toml for card
+    images).
+    A game without a rulebook template builds nothing and gets an info finding
+    ``rulebook.none``. Returns a pnp.outputs.base.BuildResult whose ``sheets`` counts the single
+    pages. Files are written atomically and only after everything rendered. Raises
+    RulebookError, LayoutError or BuildError.
+    """
+    result = BuildResult()
+    if not (source.templates_dir / TEMPLATE_NAME).is_file():
+        result.findings.append(Finding("info", "rulebook.none", f"{source.templates_display}/{TEMPLATE_NAME}",
+                                       "no rulebook template; no rulebook built",
+                                       hint="write one to build the rulebook; see docs/rulebooks.md"))
+        return result
+    book = render_rulebook(game, source, paper, booklet)
+    outputs = [(out_dir / f"{game.id}-rulebook.pdf", book.single.pdf)]
+    if book.booklet is not None:
+        outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
+    for path, data in outputs:
+        write_atomic(path, data)
+        result.files.append(path)
+    result.sheets = book.single.pages
+    result.findings = book.findings
+    return result
+
+
+class RulebookOutput:
+    """``rulebook``: the rulebook's single pages (A4 for A-series sheet paper, else Letter)."""
+
+    name = "rulebook"
+
+    def stages(self, job: OutputJob) -> list[Stage]:
+        def run() -> BuildResult:
+            paper = "a4" if job.settings.sheet.paper.startswith("a") else "letter"
+            return build_rulebook(job.game, job.source, job.out_dir, paper, booklet=False)
+
+        return [Stage("rulebook", job.data_files() + job.template_files() + job.font_files(), run)]

@@ -1,0 +1,269 @@
+"""Pictures in a rulebook: image files beside the template and the game's own cards drawn with
+its layouts (``card:component/row``), sized from the Markdown and laid out side by side by the
+:class:`ImageFlow` flowable."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...core.errors import Location
+from ...core.findings import Finding
+from ...core.units import Size
+from ...model.context import piece_context
+from ...model.pieces import Piece
+from ...render.preflight import low_resolution
+from ...render.renderer import Renderer
+from .markup import RulebookError
+
+
+class ImageItem:
+    """One picture to place: its natural size in pt and how to draw it into a box."""
+
+    width: float
+    height: float
+
+    def draw(self, canv, x: float, y: float, w: float, h: float) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class CardItem(ImageItem):
+    """A card drawn as vectors with the game's layouts (pnp.render.renderer.Renderer), clipped to its
+    trim with rounded corners (radius 1/8 in, print-specs.md §5) and outlined with a hairline."""
+
+    def __init__(self, renderer, piece, size: Size):
+        self.renderer, self.piece, self.size = renderer, piece, size
+        self.width, self.height = size.width, size.height
+
+    def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
+        from reportlab.lib.colors import HexColor
+
+        scale = w / self.size.width
+        radius = 0.125 * 72 * scale
+        canv.saveState()
+        path = canv.beginPath()
+        path.roundRect(x, y, w, h, radius)
+        canv.clipPath(path, stroke=0, fill=0)
+        canv.translate(x, y)
+        canv.scale(scale, scale)
+        self.renderer.draw(canv, self.piece, (0, 0, self.size.width, self.size.height), (0, 0, 0, 0))
+        canv.restoreState()
+        canv.saveState()
+        canv.setStrokeColor(HexColor("#9AA0A8"))
+        canv.setLineWidth(0.4)
+        canv.roundRect(x, y, w, h, radius, stroke=1, fill=0)
+        canv.restoreState()
+
+
+class RasterItem(ImageItem):
+    """A PNG or JPEG file; natural size from its pixel size at the DPI stored in the file
+    (300 dpi when it stores none)."""
+
+    def __init__(self, path: Path, label: str):
+        from PIL import Image as PILImage
+        from reportlab.lib.utils import ImageReader
+
+        with PILImage.open(path) as im:
+            self.px = im.size
+            dpi = im.info.get("dpi", (300, 300))
+        try:
+            dpi_x = float(dpi[0]) or 300.0
+            dpi_y = float(dpi[1]) or 300.0
+        except (TypeError, ValueError, IndexError):
+            dpi_x = dpi_y = 300.0
+        self.width = self.px[0] / dpi_x * 72
+        self.height = self.px[1] / dpi_y * 72
+        self.reader = ImageReader(str(path))
+        self.label = label
+
+    def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
+        canv.drawImage(self.reader, x, y, w, h, mask="auto")
+
+
+class SvgItem(ImageItem):
+    """An SVG file drawn as vectors (svglib); natural size from the SVG's own size."""
+
+    def __init__(self, path: Path, label: str):
+        from svglib.svglib import svg2rlg
+
+        drawing = svg2rlg(str(path))
+        if drawing is None or not drawing.width or not drawing.height:
+            raise ValueError(f"{label}: the SVG has no size or cannot be read")
+        self.drawing = drawing
+        self.width, self.height = float(drawing.width), float(drawing.height)
+
+    def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
+        from reportlab.graphics import renderPDF
+
+        canv.saveState()
+        canv.translate(x, y)
+        canv.scale(w / self.width, h / self.height)
+        renderPDF.draw(self.drawing, canv, 0, 0)
+        canv.restoreState()
+
+
+@dataclass
+class PlacedImage:
+    """An image with the width the Markdown asked for (``spec``: None, ("abs", pt) or
+    ("pct", fraction of the frame width))."""
+
+    item: ImageItem
+    spec: tuple[str, float] | None
+    label: str
+
+
+def image_flow_class():
+    from reportlab.platypus import Flowable
+
+    class ImageFlow(Flowable):
+        """Images side by side, wrapping onto new lines, centred, each scaled down to fit the
+        frame (never up unless a width was asked for). Splits between lines."""
+
+        def __init__(self, images: list[PlacedImage], gap: float, space_after: float,
+                     findings: list[Finding] | None = None, where: str = ""):
+            super().__init__()
+            self.images = images
+            self.gap = gap
+            self.spaceAfter = space_after
+            self.findings = findings
+            self.where = where
+            self._lines: list[list[tuple[PlacedImage, float, float]]] = []
+
+        def _sizes(self, avail_w: float, avail_h: float) -> list[tuple[PlacedImage, float, float]]:
+            out = []
+            for im in self.images:
+                w, h = im.item.width, im.item.height
+                if im.spec is not None:
+                    kind, value = im.spec
+                    target = value if kind == "abs" else value * avail_w
+                    w, h = target, h * target / w
+                scale = min(1.0, avail_w / w, avail_h / h)
+                out.append((im, w * scale, h * scale))
+            return out
+
+        def _layout(self, avail_w: float, avail_h: float):
+            lines: list[list[tuple[PlacedImage, float, float]]] = []
+            for entry in self._sizes(avail_w, avail_h):
+                if lines:
+                    used = sum(e[1] for e in lines[-1]) + self.gap * len(lines[-1])
+                    if used + entry[1] <= avail_w + 0.01:
+                        lines[-1].append(entry)
+                        continue
+                lines.append([entry])
+            return lines
+
+        def wrap(self, avail_w, avail_h):
+            self._avail_w = avail_w
+            self._lines = self._layout(avail_w, self._frame_h())
+            self.width = avail_w
+            self.height = self._height(self._lines)
+            return avail_w, self.height
+
+        def _frame_h(self) -> float:
+            return getattr(self, "_max_h", 10_000.0)
+
+        def _height(self, lines) -> float:
+            return sum(max(e[2] for e in line) for line in lines) + self.gap * max(0, len(lines) - 1)
+
+        def split(self, avail_w, avail_h):
+            lines = self._layout(avail_w, self._frame_h())
+            if len(lines) < 2:
+                return []
+            head: list = []
+            for line in lines:
+                trial = head + [line]
+                if self._height(trial) > avail_h:
+                    break
+                head = trial
+            if not head:
+                return []
+            n = sum(len(line) for line in head)
+            first = ImageFlow(self.images[:n], self.gap, 0, self.findings, self.where)
+            rest = ImageFlow(self.images[n:], self.gap, self.spaceAfter, self.findings, self.where)
+            first._max_h = rest._max_h = self._frame_h()
+            return [first, rest]
+
+        def draw(self):
+            if getattr(self.canv, "_pnp_draft", False):
+                return  # a layout pass: only sizes matter
+            y = self.height
+            for line in self._lines:
+                line_h = max(e[2] for e in line)
+                total = sum(e[1] for e in line) + self.gap * (len(line) - 1)
+                x = (self._avail_w - total) / 2
+                for im, w, h in line:
+                    im.item.draw(self.canv, x, y - line_h + (line_h - h) / 2, w, h)
+                    if isinstance(im.item, RasterItem) and self.findings is not None:
+                        dpi = im.item.px[0] / (w / 72)
+                        if dpi < 299.5:
+                            self.findings.append(low_resolution(
+                                self.where, im.label, dpi, 300, here=False,
+                                hint=f"supply at least {int(w / 72 * 300 + 0.999)} px across, or ask for a smaller width"))
+                    x += w + self.gap
+                y -= line_h + self.gap
+
+    return ImageFlow
+
+
+class ImageResolver:
+    """Turns a Markdown image target into an ImageItem: ``card:component/row[#back]`` draws a
+    card of the game; any other target is a PNG, JPEG or SVG file relative to the templates
+    folder (it must stay inside the templates folder or the game folder)."""
+
+    def __init__(self, template, base: Path | None, display: str):
+        self.template = template
+        self.base = base
+        self.display = display
+        self._renderer = None
+        self._cache: dict[str, ImageItem] = {}
+
+    def __call__(self, src: str) -> ImageItem:
+        if src in self._cache:
+            return self._cache[src]
+        item = self._card(src) if src.startswith("card:") else self._file(src)
+        self._cache[src] = item
+        return item
+
+    def _card(self, src: str) -> ImageItem:
+        t = self.template
+        if t is None:
+            raise RulebookError(f"image {src!r}: cards can be drawn only for a game", location=Location(self.display))
+        ref, _, side = src[5:].partition("#")
+        cid, _, rid = ref.partition("/")
+        comp = t.game.components.get(cid)
+        row = comp.by_id().get(rid) if comp is not None and comp.id_column else None
+        if comp is None or row is None or comp.card_size is None:
+            raise RulebookError(f"image {src!r}: no card {ref!r} in this game", location=Location(self.display),
+                                hint="draw cards with {{ card('component', 'row-id') }}")
+        layout = comp.back_of(row) if side == "back" else comp.layout_of(row)
+        if self._renderer is None:
+            self._renderer = Renderer(t.load_layouts(), t.game.path)
+        piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
+        return CardItem(self._renderer, piece, comp.card_size)
+
+    def _file(self, src: str) -> ImageItem:
+        where = Location(self.display)
+        if re.match(r"^[a-z][a-z0-9+.\-]*:", src, re.I):
+            raise RulebookError(f"image {src!r}: only files in the templates folder and card:... images "
+                                "can be placed", location=where, hint="copy the picture beside the template")
+        if self.base is None:
+            raise RulebookError(f"image {src!r}: no folder to read images from", location=where)
+        path = (self.base / src).resolve()
+        allowed = [self.base.resolve()] + ([self.template.game.path.resolve()] if self.template else [])
+        if not any(path == a or a in path.parents for a in allowed):
+            raise RulebookError(f"image {src!r} is outside the templates and game folders", location=where,
+                                hint="keep pictures beside the template")
+        if not path.is_file():
+            raise RulebookError(f"image {src!r} does not exist (looked for {path.name} in "
+                                f"{self.display.rsplit('/', 1)[0]}/)", location=where,
+                                hint="image paths are relative to the template's folder")
+        suffix = path.suffix.lower()
+        try:
+            if suffix == ".svg":
+                return SvgItem(path, src)
+            if suffix in (".png", ".jpg", ".jpeg"):
+                return RasterItem(path, src)
+        except (OSError, ValueError) as exc:
+            raise RulebookError(f"image {src!r} cannot be read: {exc}", location=where) from None
+        raise RulebookError(f"image {src!r}: {suffix or 'no suffix'} is not a PNG, JPEG or SVG file", location=where)

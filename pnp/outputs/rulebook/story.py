@@ -1,0 +1,393 @@
+"""Markdown to platypus flowables: a markdown-it syntax tree turned into paragraphs, headings,
+lists, tables, quote boxes, code, pictures and the table of contents of a rulebook.
+
+:class:`MarkdownStory` handles each block node by its type, through :data:`BLOCKS` (node type ->
+handler method); a new kind of block is a handler and one line there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+from xml.sax.saxutils import escape as xml_escape
+
+from ...core.errors import Location
+from ...core.findings import Finding
+from ...render import fonts
+from ...render.preflight import missing_glyph
+from .images import ImageItem, PlacedImage, image_flow_class
+from .markup import LINE_BREAK, RulebookError, width_spec
+from .styles import RulebookStyle
+
+BLOCKS = {
+    "heading": "block_heading",
+    "paragraph": "block_paragraph",
+    "bullet_list": "block_list",
+    "ordered_list": "block_list",
+    "table": "block_table",
+    "blockquote": "block_quote",
+    "fence": "block_code",
+    "code_block": "block_code",
+    "hr": "block_page_break",
+    "html_block": "block_html",
+}
+"""Markdown block node type -> the MarkdownStory method that makes its flowables."""
+
+
+_TOC_RE = re.compile(r"^\[TOC(?: ([12]))?\]$")
+
+
+def _plain(node) -> str:
+    """The text of an inline node and its children, without markup."""
+    if node.type in ("text", "code_inline"):
+        return node.content
+    if node.type in ("softbreak",):
+        return " "
+    if node.type == "hardbreak":
+        return "\n"
+    return "".join(_plain(c) for c in node.children)
+
+
+def _inline_markup(text: str) -> str:
+    return xml_escape(text).replace(LINE_BREAK, "<br/>")
+
+
+class MarkdownStory:
+    """Builds platypus flowables from a markdown-it syntax tree."""
+
+    def __init__(self, styles: dict, st: RulebookStyle, frame_w: float, frame_h: float,
+                 resolver: Callable[[str], ImageItem], display: str, findings: list[Finding]):
+        self.s = styles
+        self.st = st
+        self.frame_w = frame_w
+        self.frame_h = frame_h
+        self.resolve = resolver
+        self.display = display
+        self.findings = findings
+        self.heading_count = 0
+        self.ImageFlow = image_flow_class()
+        self._glyph_seen: set[str] = set()
+
+    # -- text --------------------------------------------------------------------------------
+    def _check_glyphs(self, text: str, font: str = "sans") -> None:
+        lacking = [ch for ch in fonts.missing(font, text.replace(LINE_BREAK, " ")) if ch not in self._glyph_seen]
+        if lacking:
+            self._glyph_seen.update(lacking)
+            self.findings.append(missing_glyph(self.display, "the rulebook font", lacking,
+                                               hint="use a character DejaVu Sans has, or write it out"))
+
+    def inline(self, node) -> list[tuple[str, Any]]:
+        """Segments of an inline node: ("text", platypus markup) and ("image", PlacedImage)."""
+        out: list[tuple[str, Any]] = []
+
+        def text(markup: str):
+            if out and out[-1][0] == "text":
+                out[-1] = ("text", out[-1][1] + markup)
+            else:
+                out.append(("text", markup))
+
+        def walk(n):
+            t = n.type
+            if t == "text":
+                self._check_glyphs(n.content)
+                text(_inline_markup(n.content))
+            elif t == "softbreak":
+                text(" ")
+            elif t == "hardbreak":
+                text("<br/>")
+            elif t == "code_inline":
+                self._check_glyphs(n.content, "mono")
+                text(f'<font face="pnp-mono">{_inline_markup(n.content)}</font>')
+            elif t in ("strong", "em"):
+                tag = "b" if t == "strong" else "i"
+                text(f"<{tag}>")
+                for c in n.children:
+                    walk(c)
+                text(f"</{tag}>")
+            elif t == "link":
+                href = str(n.attrs.get("href", ""))
+                if re.match(r"^(https?:|mailto:)", href):
+                    text(f'<a href="{xml_escape(href, {chr(34): "&quot;"})}" color="{self.st.accent}"><u>')
+                    for c in n.children:
+                        walk(c)
+                    text("</u></a>")
+                else:
+                    for c in n.children:
+                        walk(c)
+            elif t == "image":
+                src = str(n.attrs.get("src", ""))
+                title = n.attrs.get("title")
+                spec = None
+                if title:
+                    try:
+                        spec = width_spec(str(title))
+                    except ValueError as exc:
+                        raise RulebookError(f"image {src!r}: {exc}", location=Location(self.display),
+                                            hint='write the width as the image title: ![alt](file.png "40mm")') from None
+                out.append(("image", PlacedImage(self.resolve(src), spec, src)))
+            else:
+                for c in n.children:
+                    walk(c)
+                if not n.children and n.content:
+                    text(_inline_markup(n.content))
+
+        for child in node.children:
+            walk(child)
+        return out
+
+    def inline_flowables(self, node, style) -> list:
+        """A paragraph's flowables: text as Paragraphs, runs of images as one ImageFlow."""
+        from reportlab.platypus import Paragraph
+
+        flows: list = []
+        images: list[PlacedImage] = []
+
+        def flush():
+            if images:
+                flows.append(self.ImageFlow(list(images), gap=self.st.base * 0.8, space_after=style.spaceAfter,
+                                            findings=self.findings, where=self.display))
+                images.clear()
+
+        for kind, value in self.inline(node):
+            if kind == "image":
+                images.append(value)
+            elif re.sub(r"(<br/>|\s)", "", value):
+                flush()
+                flows.append(Paragraph(value.strip(), style))
+        flush()
+        return flows
+
+    # -- blocks ------------------------------------------------------------------------------
+    def blocks(self, nodes, tight: bool = False) -> list:
+        """The flowables of a run of block nodes, each by its handler in :data:`BLOCKS` (a node
+        of another type gives the flowables of its children). ``tight``: list items without
+        paragraph spacing."""
+        flows: list = []
+        nodes = list(nodes)
+        for index, node in enumerate(nodes):
+            handler = BLOCKS.get(node.type)
+            if handler is None:
+                flows.extend(self.blocks(node.children, tight))
+                continue
+            following = nodes[index + 1] if index + 1 < len(nodes) else None
+            flows.extend(getattr(self, handler)(node, tight, following))
+        return flows
+
+    def block_heading(self, node, tight: bool, following) -> list:
+        return self.heading(node)
+
+    def block_paragraph(self, node, tight: bool, following) -> list:
+        """A paragraph: text and pictures, the table of contents for ``[TOC]``, kept with the
+        list, table or quote it introduces."""
+        inline = node.children[0] if node.children else None
+        toc = _TOC_RE.match(_plain(inline).strip()) if inline is not None else None
+        if toc:
+            return [self.toc(int(toc.group(1) or 2))]
+        style = self.s["tight"] if tight else self.s["body"]
+        para = self.inline_flowables(inline, style) if inline is not None else []
+        if para and following is not None and following.type in LEAD_IN_TARGETS:
+            para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces
+        return para
+
+    def block_list(self, node, tight: bool, following) -> list:
+        return [self.listing(node)]
+
+    def block_table(self, node, tight: bool, following) -> list:
+        return [self.table(node)]
+
+    def block_quote(self, node, tight: bool, following) -> list:
+        return [self.callout(node)]
+
+    def block_code(self, node, tight: bool, following) -> list:
+        from reportlab.platypus import Preformatted
+
+        self._check_glyphs(node.content, "mono")
+        return [Preformatted(node.content.rstrip("\n"), self.s["code"])]
+
+    def block_page_break(self, node, tight: bool, following) -> list:
+        from reportlab.platypus import PageBreak
+
+        return [PageBreak()]
+
+    def block_html(self, node, tight: bool, following) -> list:
+        from reportlab.platypus import Paragraph
+
+        return [Paragraph(_inline_markup(node.content), self.s["body"])]
+
+    def heading(self, node) -> list:
+        from reportlab.platypus import Paragraph
+
+        level = int(node.tag[1])
+        inline = node.children[0]
+        style = self.s["h1"] if level == 1 else self.s["h2"] if level == 2 else \
+            self.s["h3"] if level == 3 else self.s["h4"]
+        segments = self.inline(inline)
+        markup = "".join(v for k, v in segments if k == "text").strip()
+        para = Paragraph(markup, style)
+        if level in (2, 3):
+            self.heading_count += 1
+            para._pnp_toc = (level - 2, xml_escape(_plain(inline).strip()), f"h{self.heading_count}")
+        out = [para]
+        images = [v for k, v in segments if k == "image"]
+        if images:
+            out.append(self.ImageFlow(images, gap=self.st.base * 0.8, space_after=self.st.base * 0.6,
+                                      findings=self.findings, where=self.display))
+        return out
+
+    def toc(self, depth: int):
+        from reportlab.platypus.tableofcontents import TableOfContents
+
+        class Contents(TableOfContents):
+            def notify(self, kind, stuff):
+                if kind == "TOCEntry" and stuff[0] >= depth:
+                    return
+                super().notify(kind, stuff)
+
+        from reportlab.platypus import TableStyle
+
+        style = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                            ("FONTNAME", (0, 0), (-1, -1), fonts.register("sans"))])
+        return Contents(levelStyles=[self.s["toc0"], self.s["toc1"]], dotsMinLevel=0,
+                        rightColumnWidth=self.st.base * 3, tableStyle=style)
+
+    def listing(self, node):
+        from reportlab.lib.colors import HexColor
+        from reportlab.platypus import ListFlowable, ListItem
+
+        b = self.st.base
+        ordered = node.type == "ordered_list"
+        items = []
+        for item in node.children:
+            tight = all(c.type != "paragraph" or c.hidden for c in item.children)
+            children = self.blocks(item.children, tight=tight)
+            items.append(ListItem(children or [], spaceAfter=b * 0.25))
+        kwargs = dict(bulletFontName=fonts.register("sans-bold") if ordered else fonts.register("sans"),
+                      bulletFontSize=b, leftIndent=b * 1.7, bulletColor=HexColor(self.st.accent),
+                      spaceAfter=b * 0.6)
+        if ordered:
+            start = int(node.attrs.get("start", 1) or 1)
+            return ListFlowable(items, bulletType="1", start=str(start), bulletFormat="%s.", **kwargs)
+        return ListFlowable(items, bulletType="bullet", start="\u2022", **kwargs)
+
+    def callout(self, node):
+        """A block quote: a shaded box with an accent bar, one row per block so it splits."""
+        from reportlab.lib.colors import HexColor
+        from reportlab.platypus import Table, TableStyle
+
+        b = self.st.base
+        inner = self.blocks(node.children)
+        rows = [[f] for f in inner] or [[""]]
+        gaps = [("BOTTOMPADDING", (0, i), (0, i), f.getSpaceAfter() or 0) for i, f in enumerate(inner)]
+        table = Table(rows, colWidths=[self.frame_w], splitByRow=1, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), HexColor(self.st.callout)),
+            ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(self.st.accent)),
+            ("LEFTPADDING", (0, 0), (-1, -1), b * 0.9),
+            ("RIGHTPADDING", (0, 0), (-1, -1), b * 0.9),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, 0), b * 0.6),
+            *gaps,
+            ("BOTTOMPADDING", (0, -1), (-1, -1), b * 0.5),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.register("sans")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]))
+        table.spaceAfter = b * 0.8
+        return table
+
+    def table(self, node):
+        """A Markdown table: header row repeated on every page it continues to, rows split
+        between pages, column widths from the content, alignment from the ``:---:`` row."""
+        from reportlab.lib.colors import HexColor
+        from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+        from reportlab.platypus import Table, TableStyle
+
+        b = self.st.base
+        pad = b * 0.45
+        rows_nodes = []
+        for part in node.children:
+            for tr in part.children:
+                rows_nodes.append((part.type == "thead", tr))
+        aligns: list[int] = []
+        data: list[list] = []
+        texts: list[list[str]] = []
+        for is_head, tr in rows_nodes:
+            row, plain = [], []
+            for i, cell in enumerate(tr.children):
+                style_attr = str(cell.attrs.get("style", ""))
+                align = TA_CENTER if "center" in style_attr else TA_RIGHT if "right" in style_attr else TA_LEFT
+                if is_head:
+                    aligns.append(align)
+                base = self.s["head"] if is_head else self.s["cell"]
+                style = ParagraphStyle(f"{base.name}-{align}", parent=base, alignment=align)
+                inline = cell.children[0] if cell.children else None
+                flows = self.inline_flowables(inline, style) if inline is not None else []
+                for f in flows:
+                    f.spaceAfter = 0
+                row.append(flows if len(flows) != 1 else flows[0])
+                plain.append(_plain(inline) if inline is not None else "")
+            data.append(row)
+            texts.append(plain)
+        ncols = max(len(r) for r in data)
+        for r, p in zip(data, texts):
+            while len(r) < ncols:
+                r.append("")
+                p.append("")
+        font, bold = fonts.register("sans"), fonts.register("sans-bold")
+        size = b * 0.92
+        max_w, min_w = [0.0] * ncols, [0.0] * ncols
+        for ri, p in enumerate(texts):
+            f = bold if ri == 0 else font
+            for ci, text in enumerate(p):
+                lines = text.replace(LINE_BREAK, "\n").split("\n")
+                longest = max((stringWidth(line, f, size) for line in lines), default=0)
+                word = max((stringWidth(w, f, size) for w in text.split()), default=0)
+                max_w[ci] = max(max_w[ci], longest + 2 * pad + 1)
+                min_w[ci] = max(min_w[ci], word + 2 * pad + 1)
+        avail = self.frame_w
+        if sum(max_w) <= avail:
+            widths = [w * avail / sum(max_w) for w in max_w] if sum(max_w) else [avail / ncols] * ncols
+        elif sum(min_w) >= avail:
+            widths = [w * avail / sum(min_w) for w in min_w]
+        else:
+            extra = avail - sum(min_w)
+            spread = [mx - mn for mx, mn in zip(max_w, min_w)]
+            widths = [mn + extra * sp / sum(spread) for mn, sp in zip(min_w, spread)]
+        frame_h = self.frame_h
+
+        class DataTable(Table):
+            """Splits between rows, unless it is short enough to move to the next page whole."""
+
+            def split(self, avail_w, avail_h):
+                if len(data) <= KEEP_TOGETHER_ROWS and getattr(self, "_height", 0) <= frame_h:
+                    return []
+                return super().split(avail_w, avail_h)
+
+        table = DataTable(data, colWidths=widths, repeatRows=1, splitByRow=1, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.accent)),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [HexColor("#FFFFFF"), HexColor(self.st.shade)]),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, HexColor(self.st.rule)),
+            ("BOX", (0, 0), (-1, -1), 0.4, HexColor(self.st.rule)),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+            ("TOPPADDING", (0, 0), (-1, -1), pad * 0.7),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.9),
+            ("FONTNAME", (0, 0), (-1, -1), font),
+        ]))
+        table.spaceBefore = b * 0.2
+        table.spaceAfter = b * 0.9
+        return table
+
+
+LEAD_IN_TARGETS = ("table", "blockquote", "bullet_list", "ordered_list")
+"""A paragraph followed by one of these Markdown blocks is kept on the same page as its start."""
+
+
+KEEP_TOGETHER_ROWS = 10
+"""A table of this many rows or fewer (header included) moves to the next page whole rather than
+split; a longer one splits between rows and repeats its header row."""

@@ -1,0 +1,1 @@
+"""Check-then-build orchestration: stages, the incremental build record, worker processes."""

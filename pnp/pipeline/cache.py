@@ -1,0 +1,65 @@
+"""Incremental builds: skip an output whose inputs have not changed since it was written.
+
+Each output file (the cards PDF, a contact sheet, the rulebook ...) is recorded in
+``<out_dir>/.pnp-build.json`` with a key: the SHA-256 of everything that went into it (the
+pnp version, the options, the content of the data, layouts, fonts and art files it read) and
+the SHA-256 of the file written. A later build with the same key and the same file on disk
+re-renders nothing; any change to an input, or a deleted or edited output, rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterable
+
+from .. import __version__
+from ..core.files import file_digest, write_atomic
+
+RECORD = ".pnp-build.json"
+
+
+def inputs_key(files: Iterable[Path], options: object, root: Path | None = None) -> str:
+    """One key for a set of input files (by content and name) and an options object (by repr)."""
+    h = hashlib.sha256(f"pnp {__version__}\n{options!r}\n".encode())
+    for path in sorted({Path(p) for p in files}, key=lambda p: str(p)):
+        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else path.name
+        h.update(name.encode() + b"\0")
+        try:
+            h.update(file_digest(path).encode() if path.is_file() else b"missing")
+        except OSError:  # a file that cannot be read (locked, a device) is not an input pnp can use
+            h.update(b"unreadable")
+    return h.hexdigest()
+
+
+class BuildRecord:
+    """The record of what a previous build of one game wrote, in its output folder."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.path = out_dir / RECORD
+        try:
+            self.entries: dict[str, dict] = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def fresh(self, name: str, key: str) -> list[Path] | None:
+        """The files of ``name`` when it was built with ``key`` and every one of them is still as
+        written; None when it must be built again."""
+        entry = self.entries.get(name)
+        if not entry or entry.get("key") != key:
+            return None
+        paths = []
+        for rel, digest in entry.get("files", {}).items():
+            path = self.out_dir / rel
+            if not path.is_file() or file_digest(path) != digest:
+                return None
+            paths.append(path)
+        return paths
+
+    def record(self, name: str, key: str, outputs: Iterable[Path]) -> None:
+        """Remember that ``name`` was built with ``key`` into ``outputs``; saved at once."""
+        self.entries[name] = {"key": key, "files": {
+            str(p.relative_to(self.out_dir)): file_digest(p) for p in outputs}}
+        write_atomic(self.path, (json.dumps(self.entries, indent=1, sort_keys=True) + "\n").encode())

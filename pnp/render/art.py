@@ -1,0 +1,181 @@
+"""Reading card art safely: rasters through Pillow, SVG through svglib.
+
+Rasters are normalised for print: EXIF orientation applied, palette and grey-with-alpha images
+turned into RGBA (transparency kept), 16-bit images reduced to 8 bits, CMYK JPEGs converted to
+RGB. Images larger than a pixel limit are refused before they are decoded (Pillow's
+decompression-bomb guard) with an error that gives the pixel count and the override.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import BuildError
+
+DEFAULT_MAX_PIXELS = 89_478_485
+"""Pillow's own default limit (about 0.25 GB of 24-bit pixels)."""
+
+
+def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
+    """Open a PNG/JPEG/other raster as a print-ready Pillow image (mode RGB, RGBA or L).
+
+    Raises BuildError naming the piece and file for a file Pillow cannot read, and for one
+    over ``max_pixels`` pixels (None lifts the limit).
+    """
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as probe:
+                width, height = probe.size
+    except Image.DecompressionBombError:
+        raise BuildError(f"{label}: {rel!r} is too large to open safely",
+                         hint="scale the art down, or pass a larger --max-image-pixels") from None
+    except UnidentifiedImageError:
+        raise BuildError(f"{label}: {rel!r} is not an image Pillow can read",
+                         hint="save the art as PNG, JPEG or SVG") from None
+    except OSError as exc:
+        raise BuildError(f"{label}: {rel!r} cannot be read: {exc}") from None
+    if max_pixels is not None and width * height > max_pixels:
+        raise BuildError(
+            f"{label}: {rel!r} is {width} x {height} = {width * height:,} pixels, more than the "
+            f"limit of {max_pixels:,}",
+            hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
+            f"--max-image-pixels {width * height} if you trust the file")
+    old = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as opened:
+                image = ImageOps.exif_transpose(opened)
+                image.load()
+    except OSError as exc:
+        raise BuildError(f"{label}: {rel!r} cannot be decoded: {exc}",
+                         hint="the file may be truncated; export it again") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = old
+    try:
+        return normalise(image)
+    except ValueError:
+        raise BuildError(f"{label}: {rel!r} uses the {image.mode} colour mode, which pnp does not convert",
+                         hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG") from None
+
+
+def normalise(image):
+    """Convert any Pillow image to RGB, RGBA or L with 8 bits per channel, keeping alpha."""
+    mode = image.mode
+    if mode in ("RGB", "RGBA", "L"):
+        return image
+    if mode in ("I;16", "I;16B", "I;16L", "I"):
+        return image.point(lambda v: v * (1 / 256)).convert("L")
+    if mode == "P":
+        return image.convert("RGBA" if "transparency" in image.info else "RGB")
+    if mode in ("LA", "PA", "La", "RGBa"):
+        return image.convert("RGBA")
+    if mode in ("1",):
+        return image.convert("L")
+    if mode in ("CMYK", "YCbCr"):
+        return image.convert("RGB")
+    raise ValueError(mode)
+
+
+@dataclass
+class SvgArt:
+    """An SVG as a reportlab drawing, with what svglib could not draw."""
+
+    drawing: object
+    problems: list[str] = field(default_factory=list)
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def load_svg(path: Path, label: str, rel: str, root: Path | None = None) -> SvgArt:
+    """Read an SVG with svglib. Features svglib skips are returned as ``problems``; an SVG with
+    nothing drawable is one problem too. Raises BuildError when the file does not parse, or when
+    it links an image outside ``root`` (the game folder)."""
+    from svglib.svglib import svg2rlg
+
+    if root is not None:
+        _check_links(path, label, rel, root)
+
+    collect = _Collect()
+    logger = logging.getLogger("svglib")
+    logger.addHandler(collect)
+    try:
+        drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib raises lxml and parsing errors of many kinds
+        raise BuildError(f"{label}: the SVG {rel!r} cannot be read: {exc}",
+                         hint="open it in an editor and save it as plain SVG") from None
+    finally:
+        logger.removeHandler(collect)
+    if drawing is None:
+        raise BuildError(f"{label}: the SVG {rel!r} cannot be read",
+                         hint="open it in an editor and save it as plain SVG")
+    problems = list(dict.fromkeys(collect.messages + _unsupported(path)))
+    if not _has_shapes(drawing) or not drawing.width or not drawing.height:
+        problems.append("nothing in it can be drawn")
+    return SvgArt(drawing, problems)
+
+
+def _check_links(path: Path, label: str, rel: str, root: Path) -> None:
+    """Refuse an SVG whose <image> links a file outside the game folder (data: URIs are fine)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        tree = ET.parse(path)
+    except ET.ParseError:
+        return  # svglib reports the parse error
+    for el in tree.getroot().iter():
+        if not isinstance(el.tag, str) or el.tag.rsplit("}", 1)[-1] != "image":
+            continue
+        for key, href in el.attrib.items():
+            if key.rsplit("}", 1)[-1] != "href" or href.startswith("data:"):
+                continue
+            target = (path.parent / href.removeprefix("file://")).resolve()
+            if not target.is_relative_to(root.resolve()):
+                raise BuildError(f"{label}: the SVG {rel!r} links {href!r}, outside the game folder",
+                                 hint="embed the image in the SVG, or keep it inside the game folder")
+
+
+UNSUPPORTED_SVG = ("filter", "foreignObject", "mask", "pattern", "textPath", "animate",
+                   "animateTransform", "animateMotion", "script")
+"""SVG elements (and filter/mask references) that the converter skips or draws wrongly."""
+
+
+def _unsupported(path: Path) -> list[str]:
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError:
+        return []
+    found: list[str] = []
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+        if tag in UNSUPPORTED_SVG or tag.startswith("fe"):
+            found.append(f"<{tag}> is not drawn")
+        for attr in ("filter", "mask"):
+            if el.get(attr):
+                found.append(f"the {attr} on <{tag}> is not applied")
+    return list(dict.fromkeys(found))
+
+
+def _has_shapes(node) -> bool:
+    from reportlab.graphics.shapes import Group
+
+    for child in getattr(node, "contents", []):
+        if not isinstance(child, Group) or _has_shapes(child):
+            return True
+    return False

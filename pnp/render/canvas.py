@@ -1,0 +1,125 @@
+"""Canvases and the marks every sheet shares: how each PDF `pnp` writes is set up, one line of
+text, stroked segments (crop marks, cut ticks), the scale check and a cover page."""
+
+from __future__ import annotations
+
+from .. import __version__
+from ..core.units import MM, Size
+from ..geometry.impose import MARK_WIDTH
+from .color import PrintCanvas
+from .fonts import register
+
+CUT_GRAY = 0.5
+"""Grey level of cut guides (a thin line on a token's or die net's trim outline)."""
+CUT_WIDTH = 0.3
+"""Cut guide stroke width in pt (0.106 mm)."""
+FOLD_GRAY = 0.45
+"""Grey level of fold lines (dashed) on standees and die nets."""
+
+
+def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: str | None = "Simplex", *,
+               converter=None, scratch: bool = False):
+    """A reportlab canvas of ``page`` size (pt) writing to ``target`` (a path or binary file),
+    set up as every pnp PDF is: invariant (same input, same bytes), compressed, an embedded font
+    from the first page on, and title, subject and creator metadata.
+
+    ``duplex``: the Duplex viewer preference of a home-printed file (with PrintScaling None,
+    print-specs.md §8 checks 8 and 16); None for a print-shop file, which has none.
+    ``converter``: an :class:`pnp.render.color.InkConverter` makes a CMYK canvas
+    (:class:`pnp.render.color.PrintCanvas`). ``scratch``: a page that is only rendered to
+    pixels (no metadata, no compression).
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    size = (page.width, page.height)
+    if scratch:
+        return Canvas(target, pagesize=size, invariant=1, initialFontName=register("sans"))
+    kwargs = dict(pagesize=size, invariant=1, pageCompression=1, initialFontName=register("sans"),
+                  initialFontSize=9)
+    if converter is not None:
+        c = PrintCanvas(target, converter, **kwargs)
+    else:
+        c = Canvas(target, **kwargs)
+    c.setTitle(title)
+    c.setSubject(subject)
+    c.setCreator(f"pnp {__version__}")
+    c.setAuthor("")
+    if duplex is not None:
+        c.setViewerPreference("PrintScaling", "None")
+        c.setViewerPreference("Duplex", duplex)
+    return c
+
+
+def text(c, font: str, size: float, x: float, y: float, value: str, align: str = "left",
+         angle: float = 0.0) -> None:
+    """Draw one line of text with a registered font; ``align`` left, centre or right of x,
+    turned ``angle`` degrees anticlockwise about (x, y)."""
+    c.saveState()
+    c.setFont(register(font), size)
+    if angle:
+        c.translate(x, y)
+        c.rotate(angle)
+        x, y = 0.0, 0.0
+    if align == "centre":
+        c.drawCentredString(x, y, value)
+    elif align == "right":
+        c.drawRightString(x, y, value)
+    else:
+        c.drawString(x, y, value)
+    c.restoreState()
+
+
+def stroke_segments(c, segments, width: float = MARK_WIDTH, gray: float = 0.0, dash: tuple | None = None) -> None:
+    """Stroke each (x1, y1, x2, y2) segment in grey level ``gray`` (0 black), ``width`` pt
+    (crop marks by default), dashed when ``dash`` gives (on, off)."""
+    c.saveState()
+    c.setStrokeColorRGB(gray, gray, gray)
+    c.setLineWidth(width)
+    if dash:
+        c.setDash(*dash)
+    for x1, y1, x2, y2 in segments:
+        c.line(x1, y1, x2, y2)
+    c.restoreState()
+
+
+def label(c, font: str, size: float, x: float, y: float, text: str, centre: bool = False) -> None:
+    """Draw one line of text in the canvas's current graphics state (calibration pages)."""
+    c.setFont(register(font), size)
+    if centre:
+        c.drawCentredString(x, y, text)
+    else:
+        c.drawString(x, y, text)
+
+
+def draw_scale_check(c, x: float, y: float) -> None:
+    """The scale check at (x, y): a 50 mm bar and a 1 in square with their labels
+    (print-specs.md §8 check 17). Drawn as filled rectangles of exact size."""
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(x, y, 50 * MM, 3 * MM, stroke=0, fill=1)
+    label(c, "sans", 8, x, y + 4.5 * MM, "50 mm")
+    c.rect(x + 60 * MM, y, 72, 72, stroke=0, fill=1)
+    label(c, "sans", 8, x + 60 * MM, y + 72 + 1.5 * MM, "1 in (25.4 mm)")
+    c.restoreState()
+
+
+def draw_cover(c, paper: Size, margin: float, title: str, lines: list[str], contents: list[str]) -> None:
+    """A cover page: the title, how to print, the scale check (print-specs.md §8 check 17) and
+    a list of what the file holds."""
+    h = paper.height
+    m = margin + 5 * MM
+    c.setFillColorRGB(0, 0, 0)
+    text(c, "sans-bold", 18, m, h - m - 14, title)
+    y = h - m - 40
+    for i, line in enumerate(lines):
+        text(c, "sans", 9.5, m, y - i * 13, line)
+    y -= len(lines) * 13 + 40 * MM
+    draw_scale_check(c, m, y)
+    y -= 12 * MM
+    text(c, "sans-bold", 11, m, y, "Contents")
+    for i, line in enumerate(contents):
+        yy = y - 15 - i * 12
+        if yy < margin + 5 * MM:
+            text(c, "sans", 9, m, yy, f"... and {len(contents) - i} more")
+            break
+        text(c, "sans", 9, m, yy, line)

@@ -1,0 +1,222 @@
+"""``text`` boxes: text wrapped and fitted to its box, with inline icons written ``:name:``.
+
+:class:`TextFitter` does the typesetting: it breaks the text into paragraphs of words (a word is
+runs of text and icons), wraps them at a size (:meth:`TextFitter.wrap`) and finds the largest
+size, in 0.25 pt steps from the box's ``size`` down to its ``min_size``, at which every line fits
+(:meth:`TextFitter.fit`). Text that does not fit even at ``min_size`` is cut at the last line
+that fits, which ends in an ellipsis, and reported (``preflight.text-overflow``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...core.errors import LayoutError, Location
+from ...design.elements import ELEMENT_SPECS
+from ..fonts import FONT_FILES, missing, register
+from ..preflight import missing_glyph, right_to_left, text_overflow
+from .icons import draw_icon, icon_width
+
+ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
+"""An inline icon in text: ``:name:`` (only names the layouts file defines are icons)."""
+RTL_RE = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
+"""Arabic-script characters, which need shaping and right-to-left ordering the PDF text lacks."""
+STEP = 0.25
+"""Text sizes are tried in steps of this many points."""
+ICON_EM = 1.05
+"""An inline icon is this many ems high, with 0.05 em either side."""
+
+
+class TextFitter:
+    """Lays out text in one font for one renderer (its icons and cached text widths)."""
+
+    def __init__(self, renderer, font: str):
+        self.renderer = renderer
+        self.font = font
+
+    def width(self, text: str) -> float:
+        """Width of plain ``text`` at 1 pt."""
+        return self.renderer.text_width(self.font, text)
+
+    def words(self, text: str) -> list[list[list[tuple[str, str]]]]:
+        """Paragraphs -> words -> runs of ("text", s) or ("icon", name)."""
+        icons = self.renderer.layouts.icons
+        paragraphs = []
+        for para in text.split("\n"):
+            words = []
+            for word in para.split(" "):
+                if word == "":
+                    continue
+                runs: list[tuple[str, str]] = []
+                pos = 0
+                for m in ICON_RE.finditer(word):
+                    if m.group(1) not in icons:
+                        continue
+                    if m.start() > pos:
+                        runs.append(("text", word[pos:m.start()]))
+                    runs.append(("icon", m.group(1)))
+                    pos = m.end()
+                if pos < len(word):
+                    runs.append(("text", word[pos:]))
+                words.append(runs)
+            paragraphs.append(words)
+        return paragraphs
+
+    def word_width(self, runs) -> float:
+        """Width of one word at size 1; an inline icon is drawn ICON_EM high with 0.05 em
+        either side."""
+        return sum(self.width(t) if k == "text" else icon_width(self.renderer, t, ICON_EM) + 0.05
+                   for k, t in runs)
+
+    def wrap(self, paragraphs, size: float, width: float):
+        """Lines [(words, line width in pt)] of ``paragraphs`` at ``size`` pt within ``width``
+        pt, or None when a word alone is wider than ``width``."""
+        space = self.width(" ") * size
+        lines = []
+        for words in paragraphs:
+            line: list = []
+            line_w = 0.0
+            for runs in words:
+                ww = self.word_width(runs) * size
+                if ww > width + 1e-6:
+                    return None
+                if line and line_w + space + ww > width + 1e-6:
+                    lines.append((line, line_w))
+                    line, line_w = [runs], ww
+                else:
+                    line_w = ww if not line else line_w + space + ww
+                    line.append(runs)
+            lines.append((line, line_w))
+        return lines
+
+    def fit(self, paragraphs, size: float, min_size: float, leading: float, width: float,
+            height: float) -> tuple[float, list, bool]:
+        """(size, lines, cut): the largest size from ``size`` down to ``min_size`` (in STEP
+        steps, by binary search) at which the lines fit ``width`` x ``height`` pt with line
+        height ``size * leading``. When none fits, the text at ``min_size`` cut to the lines
+        that fit, the last ending in an ellipsis, and ``cut`` True."""
+        def fits(size_pt: float):
+            lines = self.wrap(paragraphs, size_pt, width)
+            return lines if lines is not None and len(lines) * size_pt * leading <= height + 1e-6 else None
+
+        first = fits(size)
+        if first is not None:
+            return size, first, False
+        chosen = None
+        steps = int(round((size - min_size) / STEP))
+        lo, hi = 0, steps - 1  # candidate sizes min_size + k * STEP, k < steps
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            trial = round(min_size + mid * STEP, 2)
+            lines = fits(trial)
+            if lines is not None:
+                chosen = (trial, lines)
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        if chosen is not None:
+            return chosen[0], chosen[1], False
+        s = min_size
+        lines = self.wrap(paragraphs, s, width)
+        if lines is None:  # a word wider than the box even at the minimum size
+            lines = [([w], self.word_width(w) * s) for para in paragraphs for w in para]
+        fit = max(1, int((height + 1e-6) // (s * leading)))
+        if len(lines) > fit:  # show where the text was cut: the last line that fits ends in "…"
+            words, line_w = lines[fit - 1]
+            ellipsis = self.width(" …") * s
+            lines = lines[:fit - 1] + [(list(words) + [[("text", "…")]], line_w + ellipsis)]
+        return s, lines, True
+
+    def draw_lines(self, c, lines, rect, size: float, leading: float, color, align: str, valign: str,
+                   cut: bool, piece) -> None:
+        """Draw fitted ``lines`` at ``size`` in ``rect``, aligned left, center or right and top,
+        middle or bottom (middle centres the capitals of the middle line on the box's centre);
+        cut text is clipped to the box."""
+        from reportlab.pdfbase import pdfmetrics
+
+        bx, by, bw, bh = rect
+        s = size
+        pdf_font = register(self.font)
+        face = pdfmetrics.getFont(pdf_font).face
+        ascent = face.ascent / 1000 * s
+        descent = -face.descent / 1000 * s
+        cap = getattr(face, "capHeight", 0.73 * 1000) / 1000 * s
+        line_h = s * leading
+        block = (len(lines) - 1) * line_h + ascent + descent
+        top = by + bh
+        if valign == "middle":
+            top = by + bh / 2 + (len(lines) - 1) * line_h / 2 + cap / 2 + ascent - cap
+            if cut:
+                top = by + bh - max(0.0, (bh - block) / 2)
+        elif valign == "bottom":
+            top = by + block
+        c.saveState()
+        if cut:
+            path = c.beginPath()
+            path.rect(bx, by, bw, bh)
+            c.clipPath(path, stroke=0, fill=0)
+        c.setFillColor(color)
+        space = self.width(" ") * s
+        for i, (words, width) in enumerate(lines):
+            baseline = top - ascent - i * line_h
+            if align == "center":
+                x = bx + (bw - width) / 2
+            elif align == "right":
+                x = bx + bw - width
+            else:
+                x = bx
+            c.setFont(pdf_font, s)
+            if all(kind == "text" for runs in words for kind, _ in runs):
+                # a line of plain words is one string: the same positions, one text operator
+                c.drawString(x, baseline, " ".join("".join(t for _, t in runs) for runs in words))
+                continue
+            for j, runs in enumerate(words):
+                if j:
+                    x += space
+                for kind, t in runs:
+                    if kind == "text":
+                        c.setFont(pdf_font, s)
+                        c.drawString(x, baseline, t)
+                        x += self.width(t) * s
+                    else:
+                        icon_size = s * ICON_EM
+                        draw_icon(self.renderer, c, t, x + 0.025 * s, baseline - 0.18 * s, icon_size, piece)
+                        c.setFillColor(color)
+                        x += icon_width(self.renderer, t, icon_size) + 0.05 * s
+        c.restoreState()
+
+
+class Text:
+    """Text fitted to the box: ``text`` (a template), ``font``, ``size`` and ``min_size`` (pt),
+    ``leading`` (line height as a multiple of the size), ``align``, ``valign``, ``color``."""
+
+    spec = ELEMENT_SPECS["text"]
+
+    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+        p = box.props
+        ctx = piece.context
+        text = str(renderer.value(p.get("text", ""), ctx, f"{where}.text"))
+        if not text.strip():
+            return
+        font = str(p.get("font", "sans"))
+        if font not in FONT_FILES:
+            raise LayoutError(f"unknown font {font!r}", location=Location(renderer.layouts.display,
+                                                                           column_name=f"{where}.font"),
+                              hint="fonts: " + ", ".join(FONT_FILES))
+        size = float(p.get("size", 9))
+        min_size = float(p.get("min_size", min(size, max(renderer.min_text_size, size * 0.6))))
+        leading = float(p.get("leading", 1.2))
+        fitter = TextFitter(renderer, font)
+        paragraphs = fitter.words(text)
+        lacking = missing(font, "".join(t for para in paragraphs for w in para for k, t in w if k == "text"))
+        where_box = f"{piece.card_key} ({box.name})"
+        if lacking:
+            renderer.note((piece.card_key, box.name, "glyph"), missing_glyph(where_box, f"the font {font}", lacking))
+        if RTL_RE.search(text):
+            renderer.note((piece.card_key, box.name, "rtl"), right_to_left(where_box))
+        s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
+        if cut:
+            renderer.note((piece.card_key, box.name, "overflow"), text_overflow(where_box, min_size, text))
+        color = renderer.color(p.get("color", "black"), ctx, f"{where}.color", role="text")
+        fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
+                          str(p.get("valign", "top")), cut, piece)

@@ -1,0 +1,313 @@
+"""Drawing layouts: the :class:`Renderer` puts one piece's layout onto a reportlab canvas.
+
+A piece is drawn at an absolute trim position, clipped to its bleed rectangle; each box is drawn
+by its element kind (:data:`pnp.render.elements.ELEMENTS`). Setting values are evaluated per
+piece: strings holding ``{{`` or ``{%`` are Jinja2 templates run in the layout sandbox
+(:mod:`pnp.design.templating`). Problems found while drawing (text that does not fit, characters
+the font lacks, art below 300 dpi) are collected as findings in :attr:`Renderer.findings`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from ..core.errors import LayoutError, Location
+from ..core.findings import Finding
+from ..core.suggest import did_you_mean
+from ..design.layouts import Box, LayoutSet
+from ..design.names import template_names
+from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
+from ..model.pieces import Piece
+from .art import DEFAULT_MAX_PIXELS
+from .elements import ELEMENTS
+from .fonts import register
+
+BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
+"""Colour names every game has, besides its own [colors]."""
+
+
+class Renderer:
+    """Draws pieces of one game. ``findings`` collects preflight results while drawing.
+
+    ``game_dir`` is where art paths are resolved; art outside it is refused.
+    """
+
+    def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
+                 color_convert: Callable[[str, str], Any] | None = None,
+                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = 300):
+        """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
+        paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
+        default paints the RGB colour as given; a CMYK print profile passes its own.
+        ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
+        (300, the print norm of print-specs.md §2) is a preflight finding."""
+        self.color_convert = color_convert
+        self._form_canvas = None
+        self._forms: dict = {}
+        self._shares: dict | None = None
+        self.max_image_pixels = max_image_pixels
+        self.min_dpi = min_dpi
+        self.layouts = layouts
+        self.game_dir = game_dir
+        self.min_text_size = min_text_size
+        self.findings: list[Finding] = []
+        self.images: dict[Path, Any] = {}
+        """Art read so far, by resolved path: an ImageReader for a raster, an SvgArt for an SVG."""
+        self.seen: set[tuple[str, str, str]] = set()
+        """(piece, place, kind) of findings already reported: each is said once per card."""
+        self.repeat_depth = 0
+        """How many repeat boxes enclose the box being drawn."""
+        self.repeat_cells = 0
+        """Cells the repeat boxes of the current piece have drawn so far."""
+        self._widths: dict[tuple[str, str], float] = {}
+
+    def note(self, key: tuple[str, str, str], finding: Finding) -> None:
+        """Add ``finding`` unless one with the same ``key`` (piece, place, kind) was added."""
+        if key not in self.seen:
+            self.seen.add(key)
+            self.findings.append(finding)
+
+    def art_name(self, reader: Any) -> str | None:
+        """The game-folder path of the art ``reader`` was read from (None if it is not art this
+        renderer read)."""
+        for path, held in self.images.items():
+            if held is reader:
+                try:
+                    return str(Path(path).relative_to(self.game_dir.resolve()))
+                except ValueError:
+                    return Path(path).name
+        return None
+
+    def text_width(self, font: str, text: str) -> float:
+        """Width of ``text`` in font ``font`` at 1 pt (cached)."""
+        key = (font, text)
+        width = self._widths.get(key)
+        if width is None:
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            width = stringWidth(text, register(font), 1.0)
+            self._widths[key] = width
+        return width
+
+    # -- values ------------------------------------------------------------------------------
+    def value(self, raw: Any, ctx: dict, where: str) -> Any:
+        """Evaluate a setting: strings holding ``{{`` or ``{%`` are templates, others constants.
+
+        A template that only prints one name or dotted path (``{{ symbol }}``,
+        ``{{ family.color_hex }}``) is looked up directly when every step exists; anything else,
+        and any lookup that fails, goes through the sandboxed Jinja2 environment, so results
+        and error messages are the same either way.
+        """
+        if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
+            return raw
+        simple = SIMPLE_RE.match(raw)
+        if simple:
+            found = lookup(ctx, simple.group(1))
+            if found is not MISSING:
+                return "" if found is None else str(found)
+        from jinja2 import TemplateError, UndefinedError
+
+        try:
+            template = compiled(raw)
+        except TemplateError as exc:
+            raise LayoutError(f"template {raw!r} does not parse: {exc}",
+                              location=Location(self.layouts.display, column_name=where)) from None
+        try:
+            return template.render(ctx)
+        except UndefinedError as exc:
+            raise LayoutError(f"{exc}", location=Location(self.layouts.display, column_name=where),
+                              hint=name_hint(str(exc), ctx)) from None
+        except (TemplateError, ValueError, TypeError) as exc:
+            message, hint = (exc.args + (None,))[:2] if isinstance(exc, ValueError) else (str(exc), None)
+            raise LayoutError(f"{message}", location=Location(self.layouts.display, column_name=where),
+                              hint=hint) from None
+        except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
+            raise LayoutError(f"the template failed for this card: {type(exc).__name__}: {exc}",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint="guard the expression for this card's values, e.g. with an if") from None
+
+    def expression(self, raw: str, ctx: dict, where: str) -> Any:
+        """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
+        from jinja2 import TemplateError, UndefinedError
+
+        try:
+            expression = compiled_expression(raw)
+        except TemplateError as exc:
+            hint = None
+            if "{{" in raw or "{%" in raw:
+                hint = "this setting takes a bare expression such as  maverick  or  cost > 2, without {{ }}"
+            raise LayoutError(f"expression {raw!r} does not parse: {exc}",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint=hint) from None
+        try:
+            result = expression(**ctx)
+            if hasattr(result, "_undefined_name"):
+                result.__str__()  # StrictUndefined raises here
+            return result
+        except UndefinedError as exc:
+            raise LayoutError(str(exc), location=Location(self.layouts.display, column_name=where),
+                              hint=name_hint(str(exc), ctx)) from None
+        except (TemplateError, ValueError, TypeError) as exc:
+            args = exc.args if isinstance(exc, ValueError) and len(exc.args) == 2 else (str(exc), None)
+            raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
+                              hint=args[1]) from None
+        except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
+            raise LayoutError(f"the expression failed for this card: {type(exc).__name__}: {exc}",
+                              location=Location(self.layouts.display, column_name=where),
+                              hint="guard the expression for this card's values") from None
+
+    def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
+        """A colour setting as a reportlab colour, or None for ``none``/blank.
+
+        Raises LayoutError naming the setting for a name that is not in the game's palette.
+        """
+        value = self.value(raw, ctx, where)
+        if value is None:
+            return None
+        text = str(value).strip()
+        if text in ("", "none"):
+            return None
+        if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
+            return self._paint_color(text.upper(), role)
+        palette = self.layouts.colors
+        if text in palette:
+            return self._paint_color(palette[text].upper(), role)
+        if text in BASIC_COLORS:
+            return self._paint_color(BASIC_COLORS[text], role)
+        raise LayoutError(f"{text!r} is not a colour of this game", location=Location(self.layouts.display,
+                          column_name=where),
+                          hint=did_you_mean(text, list(palette) + list(BASIC_COLORS),
+                                            "use a name from [colors] in game.toml, or #RRGGBB"))
+
+    def _paint_color(self, hexcolor: str, role: str):
+        if self.color_convert is not None:
+            return self.color_convert(hexcolor, role)
+        from reportlab.lib.colors import HexColor
+
+        return HexColor(hexcolor)
+
+    # -- pieces ------------------------------------------------------------------------------
+    def place(self, c, piece: Piece, trim: tuple[float, float, float, float],
+              bleed: tuple[float, float, float, float], rotate: bool = False,
+              form_bleed: float | None = None) -> None:
+        """Draw ``piece`` like :meth:`draw`, through a PDF form XObject shared by every placement
+        that draws the same thing: the same layout, size and turn, and the same values of the
+        names its templates read. Copies of a card and a deck back used by a whole deck are then
+        stored once per PDF and only referenced on each sheet.
+
+        The form is drawn with ``form_bleed`` (pt, default the largest of ``bleed``) on every
+        side and clipped to ``bleed`` where it is placed, so one form serves every slot.
+        """
+        x, y, w, h = trim
+        if self._shares is not None and self._shares.get(self.share_key(piece, w, h, rotate), 0) < 2:
+            self.draw(c, piece, trim, bleed, rotate)  # drawn once in this file: no form needed
+            return
+        if c is not self._form_canvas:
+            self._form_canvas, self._forms = c, {}
+        fb = max(bleed) if form_bleed is None else max(form_bleed, max(bleed))
+        key = (self.share_key(piece, w, h, rotate), round(fb, 4))
+        form = self._forms.get(key)
+        if form is None:
+            form = f"pnpf{len(self._forms)}"
+            c.beginForm(form, lowerx=-fb, lowery=-fb, upperx=w + fb, uppery=h + fb)
+            self.draw(c, piece, (0.0, 0.0, w, h), (fb, fb, fb, fb), rotate)
+            c.endForm()
+            self._forms[key] = form
+        bl, bb, br, bt = bleed
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(x - bl, y - bb, w + bl + br, h + bb + bt)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(x, y)
+        c.doForm(form)
+        c.restoreState()
+
+    def share_key(self, piece: Piece, width: float, height: float, rotate: bool) -> tuple:
+        """What makes two placements draw the same thing: layout, size, turn, and the values of
+        the names the layout's templates read (a piece whose names cannot be told shares with
+        nothing)."""
+        layout = self.layouts.get(piece.layout, piece.label)
+        names = template_names(self.layouts, layout.name)
+        values = (("", id(piece)),) if names is None else \
+            tuple((n, repr(piece.context.get(n))) for n in sorted(names))
+        return (layout.name, round(width, 4), round(height, 4), rotate, values)
+
+    def plan_shares(self, placements) -> None:
+        """Tell :meth:`place` which pieces a file will hold more than once: ``placements`` are
+        (piece, width, height, rotate). Pieces placed once are then drawn directly, since a form
+        only pays when it is reused. None forgets the plan (every placement shares a form)."""
+        if placements is None:
+            self._shares = None
+            return
+        counts: dict[tuple, int] = {}
+        for piece, width, height, rotate in placements:
+            key = self.share_key(piece, width, height, rotate)
+            counts[key] = counts.get(key, 0) + 1
+        self._shares = counts
+
+    def draw(self, c, piece: Piece, trim: tuple[float, float, float, float],
+             bleed: tuple[float, float, float, float], rotate: bool = False) -> None:
+        """Draw ``piece`` with its trim at (x, y, width, height) pt, bottom-left origin.
+
+        ``bleed`` is how far (left, bottom, right, top) in pt the art may extend past the trim;
+        drawing is clipped there. ``rotate`` turns the piece 180° about its trim centre.
+        """
+        x, y, w, h = trim
+        layout = self.layouts.get(piece.layout, piece.label)
+        if not self.repeat_depth:
+            self.repeat_cells = 0
+        bl, bb, br, bt = bleed
+        c.saveState()
+        path = c.beginPath()
+        path.rect(x - bl, y - bb, w + bl + br, h + bb + bt)
+        c.clipPath(path, stroke=0, fill=0)
+        if rotate:
+            c.translate(x + w / 2, y + h / 2)
+            c.rotate(180)
+            c.translate(-(x + w / 2), -(y + h / 2))
+            bl, bb, br, bt = br, bt, bl, bb
+        ctx = piece.context
+        where = f"layouts.{layout.name}"
+        if layout.background is not None:
+            home = layout.background_origin or layout.name
+            where_bg = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
+            fill = self.color(layout.background, ctx, where_bg)
+            if fill is not None:
+                c.setFillColor(fill)
+                c.rect(x - bl, y - bb, w + bl + br, h + bb + bt, stroke=0, fill=1)
+        for box in layout.boxes:
+            prefix = f"{where}.boxes.{box.name}"
+            try:
+                self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), prefix)
+            except LayoutError as exc:
+                name = exc.location.column_name if exc.location else None
+                if name and name.startswith(prefix + "."):
+                    setting = name[len(prefix) + 1:]
+                    exc.location = Location(exc.location.file, column_name=box.where(setting, layout.name))
+                    exc.args = (exc.render(),)
+                raise
+        c.restoreState()
+
+    def rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
+        """The rectangle (x, y, w, h, pt, bottom-left origin) ``box`` fills for a piece whose
+        trim is ``trim`` and bleed ``bleed``: its area, or its x, y, width and height from the
+        trim's top-left corner."""
+        x, y, w, h = trim
+        if box.area == "bleed":
+            bl, bb, br, bt = bleed
+            return x - bl, y - bb, w + bl + br, h + bb + bt
+        if box.area == "trim":
+            return x, y, w, h
+        if box.area == "safe":
+            inset = self.layouts.safe_zone
+            return x + inset, y + inset, w - 2 * inset, h - 2 * inset
+        return x + box.x, y + h - box.y - box.height, box.width, box.height
+
+    def draw_box(self, c, box: Box, piece: Piece, trim, bleed, where: str) -> None:
+        """Draw one box of ``piece`` (skipped when its ``when`` is false) by its element kind.
+        ``where`` is the box's key path, for messages."""
+        p = box.props
+        if "when" in p and not self.expression(str(p["when"]), piece.context, f"{where}.when"):
+            return
+        ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, where)

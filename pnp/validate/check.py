@@ -1,0 +1,163 @@
+"""Checks of a game's data: its manifest, the rulebook's stated totals and the game's own rules.
+
+:func:`check_game_full` loads a game folder and returns every finding about it. Loading errors
+(bad cells, missing columns, duplicate ids, broken references) become findings with rule ids
+``schema.*`` so one report shows everything. Then come the stated totals (``totals.stated``),
+rows with no copies, the rules in the game's ``rules.toml`` (:mod:`pnp.validate.runner`) and,
+given the templates, the card layouts (:mod:`pnp.validate.layout_check`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.errors import DataError, ManifestError
+from ..core.findings import Finding, sort_key
+from ..core.tomlpos import toml_key_lines
+from ..model.game import Game
+from ..model.games import GameSource
+from ..model.load import GameDataErrors, LoadOptions, load_game
+from .layout_check import check_layouts
+from .rulesfile import load_rulebook
+from .runner import run_rulebook
+
+BUILTIN_RULES = ("schema.manifest", "schema.file", "schema.columns", "schema.type", "schema.required",
+                 "schema.range", "schema.allowed", "schema.copies", "schema.unique-id", "schema.ref",
+                 "schema.blank-rows", "totals.stated", "copies.zero")
+"""Rules every game gets from its manifest (plus cost.* for each cost column in rules.toml)."""
+
+
+_PATTERNS = (  # (words in the loader's message, rule id), first match wins
+    ("is declared in game.toml but missing from the file", "schema.columns"),
+    ("is not declared in game.toml", "schema.columns"),
+    ("is used twice", "schema.unique-id"),
+    ("is not an id in", "schema.ref"),
+    ("which is not a component with ids", "schema.ref"),
+    ("is below the minimum", "schema.range"),
+    ("is above the maximum", "schema.range"),
+    ("is not one of the allowed values", "schema.allowed"),
+    ("copies cannot be negative", "schema.copies"),
+    ("this cell is blank but the column needs", "schema.required"),
+)
+
+
+def classify(err: DataError) -> str:
+    """The rule id of a loading error: ``schema.columns``, ``schema.type``, ``schema.ref`` ...
+
+    Uses the error's own ``rule`` attribute when it has one; otherwise reads its message.
+    """
+    rule = getattr(err, "rule", None)
+    if isinstance(rule, str) and rule:
+        return rule
+    if isinstance(err, ManifestError):
+        return "schema.manifest"
+    for words, rid in _PATTERNS:
+        if words in err.message:
+            return rid
+    if err.location is not None and err.location.column is not None and err.location.line not in (None, 1):
+        return "schema.type"
+    return "schema.file"
+
+
+def _from_error(err: DataError, rule: str | None = None, source: str = "") -> Finding:
+    return Finding.at("error", rule or classify(err), err.location, err.message, hint=err.hint or "",
+                      source=source)
+
+
+def check_totals(game: Game) -> list[Finding]:
+    """One finding per stated total that the data does not reach exactly (rule ``totals.stated``).
+
+    ``location`` names the component in game.toml; ``line`` and ``field`` point at the
+    ``[[totals]]`` entry that states the count.
+    """
+    findings = []
+    lines: dict[str, int] | None = None
+    for i, total in enumerate(game.totals):
+        have = game.count(total)
+        if have == total.count:
+            continue
+        if lines is None:
+            try:
+                lines = toml_key_lines((game.path / "game.toml").read_text(encoding="utf-8-sig"))
+            except OSError:
+                lines = {}
+        comp = game.components[total.component]
+        where = "".join(f" where {k} = {v!r}" for k, v in total.where)
+        manifest = f"{game.display_root}/game.toml"
+        findings.append(Finding(
+            "error", "totals.stated", f"{manifest} (component {total.component})",
+            f"the rulebook states {total.count} {total.label}, the data holds {have}",
+            source=total.source, hint=f"count the copies in {comp.table_display or total.component}{where}",
+            file=manifest, line=lines.get(f"totals[{i}]"), field=f"totals[{i}]", component=total.component))
+    return findings
+
+
+def check_blank_rows(game: Game) -> list[Finding]:
+    """Info findings for rows skipped because every cell was blank (nothing is dropped silently)."""
+    out = []
+    for comp in game:
+        if comp.blank_rows:
+            lines = ", ".join(str(n) for n in comp.blank_rows[:10])
+            out.append(Finding("info", "schema.blank-rows", f"{comp.table_display}:{comp.blank_rows[0]}",
+                               f"{len(comp.blank_rows)} blank row(s) skipped (lines {lines})",
+                               file=comp.table_display or "", line=comp.blank_rows[0], component=comp.id))
+    return out
+
+
+def check_zero_copies(game: Game) -> list[Finding]:
+    """One info finding per component whose rows include some with 0 copies (kept, not printed)."""
+    out = []
+    for comp in game:
+        if not comp.copies_column:
+            continue
+        zero = [r for r in comp.rows if r.copies == 0 and r.get(comp.copies_column) == 0]
+        if zero:
+            ids = ", ".join(r.id or f"line {r.line}" for r in zero[:8]) + (" ..." if len(zero) > 8 else "")
+            out.append(Finding.at("info", "copies.zero", zero[0].location(comp.copies_column),
+                                  f"{len(zero)} row(s) of {comp.name} have 0 copies and will not be printed: {ids}",
+                                  component=comp.id, piece=zero[0].id or ""))
+    return out
+
+
+@dataclass
+class CheckResult:
+    """Everything ``pnp check`` knows about one game: the game (None when it did not load), its
+    rule book (None likewise), the findings in report order and how many rules ran."""
+
+    display: str
+    game: Game | None
+    findings: list[Finding]
+    book: object | None = None
+    rules_checked: int = 0
+    files: list[str] = field(default_factory=list)
+
+
+def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
+    """Load and check one game folder (``source``); see :class:`CheckResult`. When the source
+    names a templates folder, the card layouts are checked too (:func:`check_layouts`)."""
+    display = source.display
+    try:
+        game = load_game(source.path, display, options)
+    except ManifestError as exc:
+        return CheckResult(display, None, [_from_error(exc, "schema.manifest")], files=[f"{display}/game.toml"])
+    except GameDataErrors as exc:
+        return CheckResult(display, None, [_from_error(e) for e in exc.errors], files=[f"{display}/game.toml"])
+    except DataError as exc:
+        return CheckResult(display, None, [_from_error(exc, "schema.file")], files=[f"{display}/game.toml"])
+    findings = check_totals(game) + check_blank_rows(game) + check_zero_copies(game)
+    book, problems = load_rulebook(game)
+    findings += problems
+    findings += run_rulebook(game, book)
+    files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
+    if source.templates_dir is not None:
+        findings += check_layouts(game, source)
+        files.append(source.layouts_display)
+    findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
+    n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
+    return CheckResult(display, game, findings, book, n_rules, files)
+
+
+def check_game(source: GameSource, options: LoadOptions = LoadOptions()) -> tuple[Game | None, list[Finding]]:
+    """Load and check one game folder. Returns the game (None if it did not load) and findings."""
+    result = check_game_full(source, options)
+    return result.game, result.findings

@@ -1,0 +1,131 @@
+"""The report of ``pnp check``: one line per game, findings grouped by file for people (Rich),
+and a JSON-ready dict for ``--format json``."""
+
+from __future__ import annotations
+
+from ..core.findings import counts
+from .analysis import Analysis, Tally
+from .check import CheckResult
+
+
+def summary(result: CheckResult) -> str:
+    """One line for a game's result: ``ok`` or ``1 error, 2 warnings`` (infos are not counted)."""
+
+    c = counts(result.findings)
+    parts = [f"{c[s]} {s}{'s' if c[s] != 1 else ''}" for s in ("error", "warning") if c[s]]
+    return ", ".join(parts) if parts else "ok"
+
+
+def report_renderables(result: CheckResult, strict: bool = False) -> list:
+    """The human report of one game as Rich renderables: a title line with the outcome, then
+    the findings grouped by file (position, severity, rule; message; rulebook section; hint)."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    colours = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+    title = result.game.title if result.game else result.display
+    outcome = summary(result)
+    head = Text()
+    head.append(title, style="bold")
+    head.append(f"  {result.display}  ", style="dim")
+    style = "green" if outcome == "ok" else ("red" if "error" in outcome or strict else "yellow")
+    head.append(outcome, style=style)
+    if result.rules_checked:
+        head.append(f"  ({result.rules_checked} rules)", style="dim")
+    out: list = [head]
+    group = None
+    for f in result.findings:
+        if f.group != group:
+            group = f.group
+            out.append(Padding(Text(group, style="bold"), (0, 0, 0, 2), expand=False))
+        line = Text()
+        if f.position and f.position != group:
+            line.append(f.position + "  ", style="dim" if f.severity == "info" else "")
+        line.append(f.severity, style=colours.get(f.severity, ""))
+        line.append(f"  {f.rule}", style="dim")
+        out.append(Padding(line, (0, 0, 0, 4), expand=False))
+        body = Text(f.message, style="dim" if f.severity == "info" else "")
+        if f.source:
+            body.append(f"\nrulebook: {f.source}", style="dim")
+        if f.hint and f.severity != "info":
+            body.append(f"\nhint: {f.hint}", style="dim")
+        out.append(Padding(body, (0, 0, 0, 6), expand=False))
+    return out
+
+
+def report_dict(result: CheckResult) -> dict:
+    """One game's result for ``--format json``: game, title, outcome counts, findings."""
+
+    return {"game": result.display, "title": result.game.title if result.game else None,
+            "loaded": result.game is not None, "rules_checked": result.rules_checked,
+            "counts": counts(result.findings), "findings": [f.as_dict() for f in result.findings]}
+
+
+def analysis_renderables(a: Analysis) -> list:
+    """The analysis as Rich tables, one per component tally, cross table, curve and needs."""
+    from rich.padding import Padding
+    from rich.table import Table
+
+    out: list = []
+    by_comp: dict[str, list[Tally]] = {}
+    for t in a.tallies:
+        by_comp.setdefault(t.component, []).append(t)
+    for tallies in by_comp.values():
+        table = Table(title=f"{tallies[0].name}: {tallies[0].total} {tallies[0].unit}", title_justify="left",
+                      show_edge=False, pad_edge=False)
+        table.add_column("by")
+        table.add_column("value")
+        table.add_column(tallies[0].unit, justify="right")
+        table.add_column("share", justify="right")
+        for i, t in enumerate(tallies):
+            if i:
+                table.add_section()
+            for j, (value, n) in enumerate(t.counts):
+                share = f"{100 * n / t.total:.0f}%" if t.total else ""
+                table.add_row(t.column if j == 0 else "", value, str(n), share)
+        out.append(Padding(table, (1, 0, 0, 2), expand=False))
+    for c in a.crosstabs:
+        table = Table(title=f"{c.name} by {c.rows} and {c.columns}", title_justify="left",
+                      show_edge=False, pad_edge=False)
+        table.add_column(f"{c.rows} \\ {c.columns}")
+        for v in c.column_values:
+            table.add_column(v, justify="right")
+        table.add_column("total", justify="right")
+        for r in c.row_values:
+            cells = [c.cells.get((r, v), 0) for v in c.column_values]
+            table.add_row(r, *[str(n) for n in cells], str(sum(cells)))
+        table.add_section()
+        totals = [sum(c.cells.get((r, v), 0) for r in c.row_values) for v in c.column_values]
+        table.add_row("total", *[str(n) for n in totals], str(sum(totals)))
+        out.append(Padding(table, (1, 0, 0, 2), expand=False))
+    for curve in a.curves:
+        what = f"places in {curve.column}" if curve.kind == "cost" else curve.column
+        table = Table(title=f"{curve.name}: {'cost curve' if curve.kind == 'cost' else curve.column}",
+                      title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column(what, justify="right")
+        table.add_column("pieces", justify="right")
+        table.add_column("", no_wrap=True)
+        if curve.value_column:
+            table.add_column(curve.value_column)
+        most = max((n for _, n in curve.points), default=0)
+        for size, n in curve.points:
+            bar = "█" * max(1, round(20 * n / most)) if most else ""
+            row = [str(size), str(n), bar]
+            if curve.value_column:
+                row.append(", ".join(f"{v:g}" for v in curve.values.get(size, [])))
+            table.add_row(*row)
+        out.append(Padding(table, (1, 0, 0, 2), expand=False))
+    for needs in a.needs:
+        table = Table(title=f"{needs.name} {needs.column}: needs against supply ({needs.units})",
+                      title_justify="left", show_edge=False, pad_edge=False)
+        for col, just in (("name", "left"), ("costs using it", "right"), ("most in one", "right"),
+                          ("sum of all", "right"), ("supply", "right")):
+            table.add_column(col, justify=just)
+        for y in needs.yield_labels:
+            table.add_column(y, justify="right")
+        for r in needs.rows:
+            supply = str(r.supply) if r.supply >= r.most else f"[red]{r.supply}[/red]"
+            table.add_row(r.name, str(r.costs), str(r.most), str(r.total), supply,
+                          *[str(r.yields.get(y, 0)) for y in needs.yield_labels])
+        out.append(Padding(table, (1, 0, 0, 2), expand=False))
+    return out

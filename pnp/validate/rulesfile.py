@@ -1,0 +1,324 @@
+"""Reading a game's ``rules.toml``: its vocabularies (``[names]``), cost columns (``[[costs]]``),
+rules (``[[rule]]``, each of a kind from :data:`pnp.validate.kinds.RULE_KINDS`) and what
+``--analysis`` tallies (``[analysis]``); docs/validation.md describes the file.
+
+Every problem in the file becomes a finding (``rules.file``) located at its line; an entry with
+a problem is left out of the :class:`RuleBook`, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import Location
+from ..core.findings import SEVERITIES, Finding
+from ..core.suggest import did_you_mean
+from ..core.tomlpos import line_of, toml_key_lines
+from ..model.game import Component, Game
+from .expressions import Evaluator
+from .kinds import RULE_KINDS
+
+RULES_FILE = "rules.toml"
+
+
+COMMON_KEYS = {"id", "kind", "severity", "source", "message", "hint", "conflicts_with",
+               "aggregate", "description"}
+
+
+SUPPLY_KEYS = {"component", "where", "count", "names", "any_name", "when", "label", "draw"}
+
+
+COST_KEYS = {"component", "column", "names", "source", "each_name_once", "ordered", "label"}
+
+
+TOP_KEYS = {"names", "costs", "rule", "analysis"}
+
+
+class RuleProblem(Exception):
+    """A problem with rules.toml: ``key`` is the dotted key it concerns, ``hint`` what to do."""
+
+    def __init__(self, message: str, key: str = "", hint: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.hint = hint
+
+
+@dataclass
+class RuleSpec:
+    """One ``[[rule]]`` entry: ``index`` is its position (for locating it in rules.toml)."""
+
+    id: str
+    kind: str
+    severity: str
+    source: str
+    index: int
+    params: dict[str, Any]
+    message: str | None = None
+    hint: str | None = None
+    conflicts_with: str = ""
+    aggregate: bool = False
+
+    @property
+    def key(self) -> str:
+        """The dotted key of this rule in rules.toml."""
+        return f"rule[{self.index}]"
+
+
+@dataclass
+class CostSpec:
+    """One ``[[costs]]`` entry: a column holding costs and the vocabularies its names come from."""
+
+    component: str
+    column: str
+    names: list[str]
+    source: str
+    index: int
+    each_name_once: bool = False
+    ordered: bool = False
+    label: str = ""
+
+
+@dataclass
+class RuleBook:
+    """A game's ``rules.toml``, read and resolved against the game.
+
+    ``names`` maps each vocabulary to its values in order; ``display`` is the file as messages
+    name it; ``lines`` maps dotted keys to lines (see :func:`toml_key_lines`).
+    """
+
+    display: str
+    lines: dict[str, int] = field(default_factory=dict)
+    names: dict[str, list[str]] = field(default_factory=dict)
+    costs: list[CostSpec] = field(default_factory=list)
+    rules: list[RuleSpec] = field(default_factory=list)
+    analysis: dict[str, Any] = field(default_factory=dict)
+    present: bool = False
+
+    def location(self, key: str) -> Location:
+        """The line of a dotted key in rules.toml, as a Location naming the key."""
+        return Location(self.display, line_of(self.lines, key), None, key)
+
+    def cost_columns(self) -> dict[tuple[str, str], CostSpec]:
+        """(component, column) -> its cost declaration."""
+        return {(c.component, c.column): c for c in self.costs}
+
+
+def _problem_finding(book: RuleBook, exc: RuleProblem, rule: str = "rules.file") -> Finding:
+    return Finding.at("error", rule, book.location(exc.key) if exc.key else Location(book.display),
+                      exc.message, hint=exc.hint, source="rules.toml")
+
+
+def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
+    """Read ``rules.toml`` from the game's folder (an empty book when there is none).
+
+    Returns the book and findings for everything in the file that cannot be used (rule
+    ``rules.file``, located at the key's line); entries with problems are left out of the book.
+    """
+    path = game.path / RULES_FILE
+    book = RuleBook(f"{game.display_root}/{RULES_FILE}")
+    if not path.is_file():
+        return book, []
+    book.present = True
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        return book, [Finding.at("error", "rules.file", Location(book.display), "rules.toml is not UTF-8 text",
+                                 hint="save it as UTF-8", source="rules.toml")]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+), column (\d+)", str(exc))
+        where = Location(book.display, int(match.group(1)), int(match.group(2))) if match else Location(book.display)
+        return book, [Finding.at("error", "rules.file", where, f"not valid TOML: {exc}", source="rules.toml")]
+    book.lines = toml_key_lines(text)
+    findings: list[Finding] = []
+    for key in data:
+        if key not in TOP_KEYS:
+            findings.append(_problem_finding(book, RuleProblem(
+                f"unknown section {key!r}", key,
+                did_you_mean(key, TOP_KEYS, "rules.toml holds [names], [[costs]], [[rule]] and [analysis]"))))
+    for name, spec in _table(data, "names", book, findings).items():
+        try:
+            book.names[name] = _resolve_names(game, name, spec)
+        except RuleProblem as exc:
+            findings.append(_problem_finding(book, exc))
+    for i, spec in enumerate(_array(data, "costs", book, findings)):
+        try:
+            book.costs.append(_read_cost(game, book, i, spec))
+        except RuleProblem as exc:
+            findings.append(_problem_finding(book, exc))
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(_array(data, "rule", book, findings)):
+        try:
+            rule = _read_rule(game, book, i, spec)
+        except RuleProblem as exc:
+            findings.append(_problem_finding(book, exc))
+            continue
+        if rule.id in seen:
+            findings.append(_problem_finding(book, RuleProblem(
+                f"rule id {rule.id!r} is used twice (first on line {line_of(book.lines, f'rule[{seen[rule.id]}]')})",
+                f"rule[{i}].id", "give every rule its own id")))
+            continue
+        seen[rule.id] = i
+        book.rules.append(rule)
+    analysis = data.get("analysis", {})
+    if not isinstance(analysis, dict):
+        findings.append(_problem_finding(book, RuleProblem("[analysis] must be a table", "analysis")))
+    else:
+        book.analysis = analysis
+    return book, findings
+
+
+def _table(data: dict, key: str, book: RuleBook, findings: list[Finding]) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        findings.append(_problem_finding(book, RuleProblem(f"[{key}] must be a table", key)))
+        return {}
+    return value
+
+
+def _array(data: dict, key: str, book: RuleBook, findings: list[Finding]) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        findings.append(_problem_finding(book, RuleProblem(
+            f"{key} must be an array of tables", key, f"write each entry under its own [[{key}]] header")))
+        return []
+    return value
+
+
+def _component(game: Game, cid: Any, key: str) -> Component:
+    if not isinstance(cid, str) or cid not in game.components:
+        raise RuleProblem(f"no component {cid!r} in game.toml", key,
+                          did_you_mean(str(cid), game.components) or "components: " + ", ".join(game.components))
+    return game.components[cid]
+
+
+def _column(comp: Component, col: Any, key: str) -> str:
+    if not isinstance(col, str) or col not in comp.columns:
+        raise RuleProblem(f"{col!r} is not a column of {comp.id}", key,
+                          did_you_mean(str(col), comp.columns) or "columns: " + ", ".join(comp.columns))
+    return col
+
+
+def _resolve_names(game: Game, name: str, spec: Any) -> list[str]:
+    key = f"names.{name}"
+    where = None
+    if isinstance(spec, dict):
+        unknown = set(spec) - {"from", "values", "where"}
+        if unknown:
+            raise RuleProblem(f"unknown key {sorted(unknown)[0]!r} in a name list", key,
+                              "a name list is a list, \"component.column\", or { from = ..., where = ... }")
+        where = spec.get("where")
+        spec = spec.get("values", spec.get("from"))
+    if isinstance(spec, list):
+        return [str(v) for v in spec]
+    if not isinstance(spec, str) or "." not in spec:
+        raise RuleProblem(f"name list {name!r} must be a list of names or \"component.column\"", key,
+                          'for example element = "elements.symbol" or colour = ["red", "green"]')
+    cid, col = spec.split(".", 1)
+    comp = _component(game, cid, key)
+    _column(comp, col, key)
+    ev = Evaluator(game)
+    cond = ev.compile(where, key + ".where") if where else None
+    out: list[str] = []
+    for row in comp.rows:
+        if cond is not None and not ev.evaluate(cond, ev.row_names(row)):
+            continue
+        value = row.get(col)
+        for item in (value if isinstance(value, tuple) else (value,)):
+            if item is not None and str(item) not in out:
+                out.append(str(item))
+    return out
+
+
+def _read_cost(game: Game, book: RuleBook, i: int, spec: dict) -> CostSpec:
+    key = f"costs[{i}]"
+    for k in spec:
+        if k not in COST_KEYS:
+            raise RuleProblem(f"unknown key {k!r} in a [[costs]] entry", f"{key}.{k}",
+                              did_you_mean(k, COST_KEYS, "keys: " + ", ".join(sorted(COST_KEYS))))
+    for k in ("component", "column", "names", "source"):
+        if k not in spec:
+            raise RuleProblem(f"this [[costs]] entry has no {k!r}", key)
+    comp = _component(game, spec["component"], f"{key}.component")
+    _column(comp, spec["column"], f"{key}.column")
+    names = spec["names"] if isinstance(spec["names"], list) else [spec["names"]]
+    for n in names:
+        if n not in book.names:
+            raise RuleProblem(f"no name list {n!r} in [names]", f"{key}.names",
+                              did_you_mean(n, book.names) or "declare it under [names]")
+    return CostSpec(comp.id, spec["column"], names, str(spec["source"]), i,
+                    bool(spec.get("each_name_once", False)), bool(spec.get("ordered", False)),
+                    str(spec.get("label", "")))
+
+
+def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
+    key = f"rule[{i}]"
+    rid = spec.get("id")
+    if not isinstance(rid, str) or not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$", rid):
+        raise RuleProblem(f"rule needs an id of letters, digits, '.', '-' and '_', not {rid!r}", f"{key}.id",
+                          'for example id = "track.hazard-spaces"')
+    kind = spec.get("kind", "assert")
+    if kind not in RULE_KINDS:
+        raise RuleProblem(f"rule {rid}: unknown kind {kind!r}", f"{key}.kind",
+                          did_you_mean(kind, RULE_KINDS, "kinds: " + ", ".join(RULE_KINDS)))
+    rule_kind = RULE_KINDS[kind]
+    for k in spec:
+        if k not in COMMON_KEYS | rule_kind.keys:
+            allowed = sorted(COMMON_KEYS | rule_kind.keys)
+            raise RuleProblem(f"rule {rid}: {kind} rules have no key {k!r}", f"{key}.{k}",
+                              did_you_mean(k, allowed, "keys: " + ", ".join(allowed)))
+    for k in sorted(rule_kind.required | {"source"}):
+        if k not in spec:
+            hint = "every rule names the rulebook section it comes from" if k == "source" else ""
+            raise RuleProblem(f"rule {rid}: a {kind} rule needs {k!r}", key, hint)
+    severity = spec.get("severity", "error")
+    if severity not in SEVERITIES:
+        raise RuleProblem(f"rule {rid}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
+                          f"{key}.severity")
+    params = {k: v for k, v in spec.items() if k not in COMMON_KEYS}
+    for k in ("component", "for_each"):
+        if k in params:
+            comp = _component(game, params[k], f"{key}.{k}")
+            for ck in ("column", "point_at"):
+                if ck in params:
+                    _column(comp, params[ck], f"{key}.{ck}")
+            if "columns" in params:
+                cols = params["columns"] if isinstance(params["columns"], list) else [params["columns"]]
+                for c in cols:
+                    _column(comp, c, f"{key}.columns")
+    for k in rule_kind.entry_lists:
+        if k in params:
+            entries = params[k]
+            if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+                raise RuleProblem(f"rule {rid}: {k} must be a list of tables", f"{key}.{k}",
+                                  f'{k} = [{{ component = "cards", names = ["symbol"] }}]')
+            for e in entries:
+                for ek in e:
+                    if ek not in SUPPLY_KEYS:
+                        raise RuleProblem(f"rule {rid}: unknown key {ek!r} in {k}", f"{key}.{k}",
+                                          "keys: " + ", ".join(sorted(SUPPLY_KEYS)))
+                _component(game, e.get("component"), f"{key}.{k}")
+    for k in rule_kind.name_maps:
+        if k not in params:
+            continue
+        if not isinstance(params[k], dict):
+            raise RuleProblem(f"rule {rid}: {k} must map pattern groups to name lists", f"{key}.{k}",
+                              f'{k} = {{ icon = "icon" }}')
+        for group, ns in params[k].items():
+            if ns not in book.names:
+                raise RuleProblem(f"rule {rid}: no name list {ns!r} in [names]", f"{key}.{k}",
+                                  did_you_mean(ns, book.names) or "declare it under [names]")
+    for k in rule_kind.regex_keys:
+        try:
+            params[f"_{k}_re"] = re.compile(params[k])
+        except (re.error, TypeError) as exc:
+            raise RuleProblem(f"rule {rid}: the {k} is not a regular expression: {exc}", f"{key}.{k}")
+    return RuleSpec(rid, kind, severity, str(spec["source"]), i, params,
+                    message=spec.get("message"), hint=spec.get("hint"),
+                    conflicts_with=str(spec.get("conflicts_with", "")),
+                    aggregate=bool(spec.get("aggregate", False)))
