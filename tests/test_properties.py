@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pnp.core.errors import Problem
 from pnp.model.cost import parse_cost, pips
 from pnp.model.readers.csv import read_csv
 from pnp.core.errors import DataError
@@ -64,8 +65,8 @@ def test_load_game_never_crashes(tmp_path_factory, body):
 def test_cost_parser_never_crashes(text):
     try:
         terms = parse_cost(text)
-    except ValueError as exc:
-        assert len(exc.args) == 2  # message and hint
+    except Problem as exc:
+        assert exc.message and exc.hint
     else:
         assert terms and all(t.count >= 1 and t.options for t in terms)
         assert len(pips(text)) == sum(t.count for t in terms)

@@ -38,12 +38,16 @@ class PnpError(Exception):
     """Base of every error caused by a user's input or options.
 
     ``message`` says what is wrong; ``hint`` says what to do about it. ``location`` is where.
+    ``rule`` is the rule id ``pnp check`` reports it under (``schema.ref``), when the raiser
+    knows it.
     """
 
-    def __init__(self, message: str, *, location: Location | None = None, hint: str | None = None):
+    def __init__(self, message: str, *, location: Location | None = None, hint: str | None = None,
+                 rule: str = ""):
         self.message = message
         self.location = location
         self.hint = hint
+        self.rule = rule
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -68,3 +72,30 @@ class LayoutError(PnpError):
 
 class BuildError(PnpError):
     """A build that cannot go ahead (nothing fits the sheet, an output cannot be written, ...)."""
+
+
+class Problem(ValueError):
+    """A problem found by code that does not know where its input came from: a cell, a cost, a
+    template value, a key of rules.toml. ``message`` says what is wrong and ``hint`` what to do;
+    ``key`` is the dotted setting it concerns and ``rule`` the rule id of the finding it
+    becomes, when the raiser knows them. The caller that knows the file turns it into a located
+    :class:`PnpError` or :class:`pnp.core.findings.Finding`.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None, key: str = "", rule: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint or ""
+        self.key = key
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def explain(exc: BaseException) -> tuple[str, str | None]:
+    """(message, hint) of an exception: a :class:`Problem`'s own, or the text of any other
+    (its type's name when it has none) and no hint."""
+    if isinstance(exc, Problem):
+        return exc.message, exc.hint or None
+    return str(exc) or type(exc).__name__, None

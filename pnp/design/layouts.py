@@ -56,6 +56,23 @@ class Box:
         return text if home == layout else f"{text}, drawing layout {layout}"
 
 
+@dataclass(frozen=True)
+class BoxKey:
+    """Where the settings of ``box`` are written, as messages name them while ``layout`` is
+    drawn: ``key("fill")`` is ``layouts.card.boxes.title.fill``, or for a setting inherited
+    from another layout ``layouts.base.boxes.title.fill, drawing layout card``. ``str(key)``
+    is the box itself."""
+
+    layout: str
+    box: Box
+
+    def __call__(self, setting: str) -> str:
+        return self.box.where(setting, self.layout)
+
+    def __str__(self) -> str:
+        return f"layouts.{self.layout}.boxes.{self.box.name}"
+
+
 @dataclass
 class Layout:
     """A face or back design: a background colour (or None) and boxes drawn in order."""
@@ -96,13 +113,21 @@ class LayoutSet:
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
 
+    def error(self, key: str | None, message: str, hint: str | None = None) -> LayoutError:
+        """A LayoutError located at ``key`` (a dotted key of this file; None for the file)."""
+        return _error(self.display, key, message, hint)
+
     def get(self, name: str, where: str) -> Layout:
         """The layout called ``name``; ``where`` says who asked (for the error)."""
         if name not in self.layouts:
-            raise LayoutError(f"{where} uses layout {name!r}, which {self.display} does not define",
-                              location=Location(self.display),
-                              hint=did_you_mean(name, self.layouts, "layouts: " + ", ".join(sorted(self.layouts))))
+            raise self.error(None, f"{where} uses layout {name!r}, which {self.display} does not define",
+                             hint=did_you_mean(name, self.layouts, "layouts: " + ", ".join(sorted(self.layouts))))
         return self.layouts[name]
+
+
+def _error(display: str, key: str | None, message: str, hint: str | None = None) -> LayoutError:
+    """A LayoutError in the layouts file ``display``, at dotted ``key`` (None: the file)."""
+    return LayoutError(message, location=Location(display, column_name=key), hint=hint)
 
 
 def _length(value: Any, display: str, key: str) -> float:
@@ -111,11 +136,9 @@ def _length(value: Any, display: str, key: str) -> float:
     try:
         length = parse_length(str(value))
     except ValueError as exc:
-        raise LayoutError(str(exc), location=Location(display, column_name=key),
-                          hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
+        raise _error(display, key, str(exc), hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
     if not math.isfinite(length) or abs(length) > MAX_LENGTH:
-        raise LayoutError(f"{value!r} is not a usable length", location=Location(display, column_name=key),
-                          hint="layout lengths are at most 5 m")
+        raise _error(display, key, f"{value!r} is not a usable length", hint="layout lengths are at most 5 m")
     return length
 
 
@@ -140,24 +163,22 @@ def _check_settings(props: dict, display: str, key: str) -> None:
             value = props[name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                     or not low <= value <= high:
-                raise LayoutError(f"{name} must be a number from {low:g} to {high:g}, not {value!r}",
-                                  location=Location(display, column_name=f"{key}.{name}"),
-                                  hint="text sizes are points, written without a unit: size = 12")
+                raise _error(display, f"{key}.{name}",
+                             f"{name} must be a number from {low:g} to {high:g}, not {value!r}",
+                             hint="text sizes are points, written without a unit: size = 12")
     if "size" in props and "min_size" in props and props["min_size"] > props["size"]:
-        raise LayoutError(f"min_size {props['min_size']!r} is larger than size {props['size']!r}",
-                          location=Location(display, column_name=f"{key}.min_size"))
+        raise _error(display, f"{key}.min_size",
+                     f"min_size {props['min_size']!r} is larger than size {props['size']!r}")
     for name, allowed in _CHOICES.items():
         value = props.get(name)
         if value is not None and not (isinstance(value, str) and ("{{" in value or value in allowed)):
-            raise LayoutError(f"{name} {value!r} is not one of {', '.join(allowed)}",
-                              location=Location(display, column_name=f"{key}.{name}"),
-                              hint=did_you_mean(value, allowed, cutoff=0.5) or None)
+            raise _error(display, f"{key}.{name}", f"{name} {value!r} is not one of {', '.join(allowed)}",
+                         hint=did_you_mean(value, allowed, cutoff=0.5) or None)
     if "z" in props and (isinstance(props["z"], bool) or not isinstance(props["z"], int)):
-        raise LayoutError(f"z must be a whole number, not {props['z']!r}",
-                          location=Location(display, column_name=f"{key}.z"))
+        raise _error(display, f"{key}.z", f"z must be a whole number, not {props['z']!r}")
     for name in _NOT_NEGATIVE:
         if isinstance(props.get(name), float) and props[name] < 0:
-            raise LayoutError(f"{name} cannot be negative", location=Location(display, column_name=f"{key}.{name}"))
+            raise _error(display, f"{key}.{name}", f"{name} cannot be negative")
 
 
 def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
@@ -170,65 +191,60 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     """
     path = template_dir / filename
     if not path.is_file():
-        raise LayoutError(f"no {filename}", location=Location(display),
-                          hint=f"each game's designs live in templates/<game>/{filename}")
+        raise _error(display, None, f"no {filename}", hint=f"each game's designs live in templates/<game>/{filename}")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
-        raise LayoutError(f"not valid TOML: {exc}", location=Location(display)) from None
+        raise _error(display, None, f"not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise LayoutError(f"not UTF-8 text (byte offset {exc.start})", location=Location(display),
-                          hint="save the file as UTF-8") from None
+        raise _error(display, None, f"not UTF-8 text (byte offset {exc.start})",
+                     hint="save the file as UTF-8") from None
     for key in data:
         if key not in ("layouts", "icons", "safe_zone"):
-            raise LayoutError(f"unknown top-level setting {key!r}", location=Location(display, column_name=key),
-                              hint=f"{filename} holds [layouts.*], [icons.*] and safe_zone")
+            raise _error(display, key, f"unknown top-level setting {key!r}",
+                         hint=f"{filename} holds [layouts.*], [icons.*] and safe_zone")
     safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
     raw_layouts = data.get("layouts", {})
     icons = {}
     if not isinstance(data.get("icons", {}), dict) or not isinstance(data.get("layouts", {}), dict):
-        raise LayoutError("icons and layouts must be tables", location=Location(display),
-                          hint="write [icons.NAME] and [layouts.NAME] tables")
+        raise _error(display, None, "icons and layouts must be tables",
+                     hint="write [icons.NAME] and [layouts.NAME] tables")
     for name, spec in data.get("icons", {}).items():
         where = f"icons.{name}"
         if not isinstance(spec, dict):
-            raise LayoutError(f"icon {name!r} must be a table", location=Location(display, column_name=where),
-                              hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
+            raise _error(display, where, f"icon {name!r} must be a table",
+                         hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
         unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image", "label_scale"}
         if unknown:
-            raise LayoutError(f"unknown icon setting {sorted(unknown)[0]!r}",
-                              location=Location(display, column_name=where))
+            raise _error(display, where, f"unknown icon setting {sorted(unknown)[0]!r}")
         for key, value in spec.items():
             ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2) \
                 if key == "label_scale" else isinstance(value, str)
             if not ok:
-                raise LayoutError(f"{key} {value!r} has the wrong kind of value",
-                                  location=Location(display, column_name=f"{where}.{key}"),
-                                  hint="label_scale is a number from 0 to 2; every other icon setting is text in quotes")
+                raise _error(display, f"{where}.{key}", f"{key} {value!r} has the wrong kind of value",
+                             hint="label_scale is a number from 0 to 2; every other icon setting is text in quotes")
         if spec.get("shape", "circle") not in SHAPES:
-            raise LayoutError(f"shape {spec['shape']!r} is not one of {', '.join(SHAPES)}",
-                              location=Location(display, column_name=f"{where}.shape"))
+            raise _error(display, f"{where}.shape", f"shape {spec['shape']!r} is not one of {', '.join(SHAPES)}")
         if spec.get("font", "sans-bold") not in FONT_FILES:
-            raise LayoutError(f"unknown font {spec['font']!r}", location=Location(display, column_name=f"{where}.font"),
-                              hint="fonts: " + ", ".join(FONT_FILES))
+            raise _error(display, f"{where}.font", f"unknown font {spec['font']!r}",
+                         hint="fonts: " + ", ".join(FONT_FILES))
         icons[name] = Icon(name=name, **spec)
     resolved: dict[str, Layout] = {}
 
     def resolve(name: str, chain: tuple[str, ...]) -> dict:
         if name in chain:
-            raise LayoutError("layouts extend each other in a cycle: " + " -> ".join(chain + (name,)),
-                              location=Location(display, column_name=f"layouts.{name}.extends"))
+            raise _error(display, f"layouts.{name}.extends",
+                         "layouts extend each other in a cycle: " + " -> ".join(chain + (name,)))
         if name not in raw_layouts:
-            raise LayoutError(f"layout {chain[-1]!r} extends {name!r}, which is not defined",
-                              location=Location(display, column_name=f"layouts.{chain[-1]}.extends"),
-                              hint=did_you_mean(name, raw_layouts) or None)
+            raise _error(display, f"layouts.{chain[-1]}.extends",
+                         f"layout {chain[-1]!r} extends {name!r}, which is not defined",
+                         hint=did_you_mean(name, raw_layouts) or None)
         spec = raw_layouts[name]
         if not isinstance(spec, dict) or not isinstance(spec.get("boxes", {}), dict) or \
                 not all(isinstance(b, dict) for b in spec.get("boxes", {}).values()) or \
                 not isinstance(spec.get("extends", ""), str):
-            raise LayoutError(f"layout {name!r} is not laid out as tables",
-                              location=Location(display, column_name=f"layouts.{name}"),
-                              hint=f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables')
+            raise _error(display, f"layouts.{name}", f"layout {name!r} is not laid out as tables",
+                         hint=f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables')
         merged: dict[str, Any] = {"boxes": {}, "origins": {}, "background_origin": name}
         if "extends" in spec:
             parent = resolve(spec["extends"], chain + (name,))
@@ -246,9 +262,8 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                 if key == "background":
                     merged["background_origin"] = name
             else:
-                raise LayoutError(f"unknown layout setting {key!r}",
-                                  location=Location(display, column_name=f"layouts.{name}.{key}"),
-                                  hint="layout settings: extends, background, description, boxes")
+                raise _error(display, f"layouts.{name}.{key}", f"unknown layout setting {key!r}",
+                             hint="layout settings: extends, background, description, boxes")
         return merged
 
     for name in raw_layouts:
@@ -263,23 +278,19 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             unknown = set(spec) - BOX_KEYS
             if unknown:
                 bad = sorted(unknown)[0]
-                raise LayoutError(f"unknown box setting {bad!r}", location=Location(display, column_name=key),
-                                  hint=did_you_mean(bad, BOX_KEYS) or None)
+                raise _error(display, key, f"unknown box setting {bad!r}", hint=did_you_mean(bad, BOX_KEYS) or None)
             btype = spec.get("type")
             if btype not in BOX_TYPES:
-                raise LayoutError(f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}",
-                                  location=Location(display, column_name=f"{key}.type"))
+                raise _error(display, f"{key}.type", f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}")
             area = spec.get("area")
             if area not in (None, "trim", "bleed", "safe"):
-                raise LayoutError(f"area {area!r} is not trim, bleed or safe",
-                                  location=Location(display, column_name=f"{key}.area"))
+                raise _error(display, f"{key}.area", f"area {area!r} is not trim, bleed or safe")
             element = ELEMENT_SPECS[btype]
             if area is None:
                 for needed in ("x", "y", "width", "height"):
                     if needed not in spec and (element.sized or needed in ("x", "y")):
-                        raise LayoutError(f"box {bname!r} needs {needed} (or an area)",
-                                          location=Location(display, column_name=key),
-                                          hint='give x, y, width and height with units, or area = "trim"')
+                        raise _error(display, key, f"box {bname!r} needs {needed} (or an area)",
+                                     hint='give x, y, width and height with units, or area = "trim"')
             props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
             _check_settings(props, display, key)
             for lk in LENGTH_KEYS:
@@ -288,9 +299,8 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             for needed in element.required:
                 if needed not in props:
                     gives = ", ".join(element.required[:-1]) + f" and {element.required[-1]}"
-                    raise LayoutError(f"{btype} box {bname!r} needs {needed}",
-                                      location=Location(display, column_name=key),
-                                      hint=f"a {btype} box gives {gives}; see docs/layouts.md")
+                    raise _error(display, key, f"{btype} box {bname!r} needs {needed}",
+                                 hint=f"a {btype} box gives {gives}; see docs/layouts.md")
             for tk in element.template_lengths:
                 raw = props.get(tk, 0)
                 if not (isinstance(raw, str) and ("{{" in raw or "{%" in raw)):

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..core import units
+from ..core.errors import Problem
 from ..core.suggest import did_you_mean
 from .game import ColumnSpec
 
@@ -32,7 +33,8 @@ _FLOAT_RE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
 
 
 def parse_cell(spec: ColumnSpec, raw: str) -> Any:
-    """Turn one cell's text into its typed value, or raise ValueError(message, hint).
+    """Turn one cell's text into its typed value, or raise a Problem (message, hint and, for a
+    value out of range or not allowed, the rule id).
 
     Blank cells give None (the caller checks ``required``). Numbers, booleans, ids, colours and
     lengths are read with surrounding spaces trimmed; ``str`` and ``text`` keep inner text as
@@ -44,13 +46,13 @@ def parse_cell(spec: ColumnSpec, raw: str) -> Any:
     t = spec.type
     if t == "id":
         if not ID_RE.match(text):
-            raise ValueError(f"{raw!r} is not a valid id",
-                             "ids use letters, digits, '-', '_' and '.', and start with a letter or digit")
+            raise Problem(f"{raw!r} is not a valid id",
+                          hint="ids use letters, digits, '-', '_' and '.', and start with a letter or digit")
         return text
     if t in ("str", "path"):
         if "\n" in raw or "\r" in raw:
-            raise ValueError(f"{raw!r} holds a line break, but this column is one line of text",
-                             'remove the line break, or declare the column as type "text"')
+            raise Problem(f"{raw!r} holds a line break, but this column is one line of text",
+                          hint='remove the line break, or declare the column as type "text"')
         return raw.strip()
     if t == "text":
         return raw.strip().replace("\r\n", "\n").replace("\r", "\n")
@@ -59,14 +61,14 @@ def parse_cell(spec: ColumnSpec, raw: str) -> Any:
             hint = "write a whole number such as 3"
             if _FLOAT_RE.match(text):
                 hint = "this column counts whole things; write a whole number such as 3"
-            raise ValueError(f"{raw!r} is not a whole number", hint)
+            raise Problem(f"{raw!r} is not a whole number", hint=hint)
         value = int(text)
         _check_range(spec, value)
         return value
     if t == "float":
         if not _FLOAT_RE.match(text):
-            raise ValueError(f"{raw!r} is not a number",
-                             "use a dot for decimals and no units or thousands separators, e.g. 1811.15")
+            raise Problem(f"{raw!r} is not a number",
+                          hint="use a dot for decimals and no units or thousands separators, e.g. 1811.15")
         value = float(text)
         _check_range(spec, value)
         return value
@@ -76,42 +78,42 @@ def parse_cell(spec: ColumnSpec, raw: str) -> Any:
             return True
         if low in FALSE_WORDS:
             return False
-        raise ValueError(f"{raw!r} is not yes or no", "write yes or no (true/false and 1/0 also work)")
+        raise Problem(f"{raw!r} is not yes or no", hint="write yes or no (true/false and 1/0 also work)")
     if t == "enum":
         if text not in spec.values:
-            raise ValueError(f"{raw!r} is not one of the allowed values",
-                             did_you_mean(text, spec.values, "allowed: " + ", ".join(spec.values)))
+            raise Problem(f"{raw!r} is not one of the allowed values", rule="schema.allowed",
+                          hint=did_you_mean(text, spec.values, "allowed: " + ", ".join(spec.values)))
         return text
     if t == "list":
         items = [item.strip() for item in text.split(spec.separator)]
         if any(item == "" for item in items):
-            raise ValueError(f"{raw!r} has an empty item",
-                             f"separate items with {spec.separator!r} and leave none empty")
+            raise Problem(f"{raw!r} has an empty item",
+                          hint=f"separate items with {spec.separator!r} and leave none empty")
         if spec.values:
             for item in items:
                 if item not in spec.values:
-                    raise ValueError(f"item {item!r} is not one of the allowed values",
-                                     did_you_mean(item, spec.values, "allowed: " + ", ".join(spec.values)))
+                    raise Problem(f"item {item!r} is not one of the allowed values", rule="schema.allowed",
+                                  hint=did_you_mean(item, spec.values, "allowed: " + ", ".join(spec.values)))
         return tuple(items)
     if t == "ref":
         return text
     if t == "color":
         if not COLOR_RE.match(text):
-            raise ValueError(f"{raw!r} is not a colour", "write a colour as #RRGGBB, e.g. #C0392B")
+            raise Problem(f"{raw!r} is not a colour", hint="write a colour as #RRGGBB, e.g. #C0392B")
         return text.upper()
     if t == "length":
         try:
             return units.parse_length(text)
         except ValueError as exc:
-            raise ValueError(str(exc), "lengths need a unit: mm, cm, in or pt") from None
+            raise Problem(str(exc), hint="lengths need a unit: mm, cm, in or pt") from None
     raise AssertionError(f"unhandled column type {t}")  # guarded by COLUMN_TYPES
 
 
 def _check_range(spec: ColumnSpec, value: float) -> None:
     if spec.min is not None and value < spec.min:
-        raise ValueError(f"{value:g} is below the minimum {spec.min:g}",
-                         f"this column takes values from {spec.min:g}"
-                         + (f" to {spec.max:g}" if spec.max is not None else " up"))
+        raise Problem(f"{value:g} is below the minimum {spec.min:g}", rule="schema.range",
+                      hint=f"this column takes values from {spec.min:g}"
+                      + (f" to {spec.max:g}" if spec.max is not None else " up"))
     if spec.max is not None and value > spec.max:
-        raise ValueError(f"{value:g} is above the maximum {spec.max:g}",
-                         f"this column takes values up to {spec.max:g}")
+        raise Problem(f"{value:g} is above the maximum {spec.max:g}", rule="schema.range",
+                      hint=f"this column takes values up to {spec.max:g}")

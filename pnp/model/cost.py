@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..core.errors import Problem
+
 _NAME = r"[A-Za-z][A-Za-z0-9_\-]*"
 _TERM_RE = re.compile(rf"^(?:(\d+)\s*)?(?:({_NAME})|\(\s*({_NAME}(?:\s*\|\s*{_NAME})+)\s*\))$")
 
@@ -32,21 +34,21 @@ class Term:
 def parse_cost(text: str) -> list[Term]:
     """Parse a cost such as ``2 H + O`` into terms.
 
-    Raises ValueError(message, hint) naming the term that does not parse.
+    Raises Problem (a ValueError with a hint) naming the term that does not parse.
     """
     text = str(text).strip()
     if not text:
-        raise ValueError("the cost is empty", "write terms joined by +, for example 2 H + O")
+        raise Problem("the cost is empty", hint="write terms joined by +, for example 2 H + O")
     terms = []
     for part in _split_plus(text):
         part = part.strip()
         match = _TERM_RE.match(part)
         if not match:
-            raise ValueError(f"{part!r} is not a cost term",
-                             "a term is a count and a name (2 H), a name (O) or a choice ((Cr | Mn))")
+            raise Problem(f"{part!r} is not a cost term",
+                          hint="a term is a count and a name (2 H), a name (O) or a choice ((Cr | Mn))")
         count = int(match.group(1)) if match.group(1) else 1
         if count < 1:
-            raise ValueError(f"{part!r} asks for {count} of something", "counts start at 1")
+            raise Problem(f"{part!r} asks for {count} of something", hint="counts start at 1")
         names = match.group(2) or match.group(3)
         terms.append(Term(count, tuple(n.strip() for n in names.split("|"))))
     return terms

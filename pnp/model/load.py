@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DataError, Location, PnpError
+from ..core.errors import DataError, Location, PnpError, Problem
 from ..core.suggest import did_you_mean
 from .cells import parse_cell
 from .game import Component, Game, Row
@@ -47,13 +47,13 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
     for name in declared:
         if name not in positions:
             errors.append(DataError(
-                f"column {name!r} is declared in game.toml but missing from the file",
+                f"column {name!r} is declared in game.toml but missing from the file", rule="schema.columns",
                 location=Location(raw.display, 1, column_name=name),
                 hint=did_you_mean(name, raw.header, "the header has: " + ", ".join(raw.header))))
     for name, index in positions.items():
         if name not in declared and name not in ignored:
             errors.append(DataError(
-                f"column {name!r} is not declared in game.toml",
+                f"column {name!r} is not declared in game.toml", rule="schema.columns",
                 location=Location(raw.display, 1, index + 1, name),
                 hint=f"declare it under [components.{comp.id}.columns] (for example {name} = \"str\"), "
                 f"or list it in ignore_columns"))
@@ -69,16 +69,16 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             loc = Location(raw.display, record.cell_lines[index], index + 1, name)
             try:
                 value = parse_cell(spec, cell)
-            except ValueError as exc:
-                message, hint = exc.args if len(exc.args) == 2 else (exc.args[0], None)
-                errors.append(DataError(message, location=loc, hint=hint))
+            except Problem as exc:
+                errors.append(DataError(exc.message, location=loc, hint=exc.hint or None,
+                                        rule=exc.rule or "schema.type"))
                 values[name] = None
                 continue
             if value is None and spec.required:
                 what = {"int": "a whole number", "float": "a number", "bool": "yes or no"}.get(
                     spec.type, "a value")
                 errors.append(DataError(
-                    f"this cell is blank but the column needs {what}", location=loc,
+                    f"this cell is blank but the column needs {what}", location=loc, rule="schema.required",
                     hint=f"fill it in, or declare {name} with required = false in game.toml"))
             values[name] = value
         row = Row(comp.id, values.get(comp.id_column) if comp.id_column else None, values,
@@ -89,12 +89,13 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             if isinstance(copies, int) and copies < 0:
                 errors.append(DataError(
                     f"copies cannot be negative ({copies})", location=row.location(comp.copies_column),
+                    rule="schema.copies",
                     hint="write 0 to keep the card in the data without printing it"))
             cap = comp.options.get("max_copies", copies_cap) if copies_cap is not None else None
             if isinstance(copies, int) and cap is not None and copies > cap:
                 errors.append(DataError(
                     f"{copies} copies is more than {cap}, which looks like a typo",
-                    location=row.location(comp.copies_column),
+                    location=row.location(comp.copies_column), rule="schema.type",
                     hint=f"if the box really holds {copies}, set max_copies = {copies} under "
                     f"[components.{comp.id}] in game.toml, or pass --force"))
         comp.rows.append(row)
@@ -113,7 +114,7 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
             if row.id in seen:
                 first = seen[row.id]
                 errors.append(DataError(
-                    f"id {row.id!r} is used twice (first on line {first.line})",
+                    f"id {row.id!r} is used twice (first on line {first.line})", rule="schema.unique-id",
                     location=row.location(comp.id_column),
                     hint="every row needs its own id; ids stay with a card when rows move"))
             else:
@@ -125,7 +126,7 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
             target = game.components.get(spec.ref)
             if target is None or not target.id_column:
                 errors.append(DataError(
-                    f"column {name!r} refers to {spec.ref!r}, which is not a component with ids",
+                    f"column {name!r} refers to {spec.ref!r}, which is not a component with ids", rule="schema.ref",
                     location=Location(game.display_root + "/game.toml",
                                       column_name=f"components.{comp.id}.columns.{name}.ref"),
                     hint=did_you_mean(spec.ref, game.components) or None))
@@ -139,7 +140,7 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
                     if item not in ids:
                         close = did_you_mean(item, ids)
                         errors.append(DataError(
-                            f"{item!r} is not an id in {target.name} ({target.table_display})",
+                            f"{item!r} is not an id in {target.name} ({target.table_display})", rule="schema.ref",
                             location=row.location(name),
                             hint=close or f"use an id from the {spec.ref} table"))
 

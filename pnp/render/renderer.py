@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from ..core.errors import LayoutError, Location
+from ..core.errors import explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
-from ..design.layouts import Box, LayoutSet
+from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import template_names
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
 from ..model.pieces import Piece
@@ -111,21 +111,16 @@ class Renderer:
         try:
             template = compiled(raw)
         except TemplateError as exc:
-            raise LayoutError(f"template {raw!r} does not parse: {exc}",
-                              location=Location(self.layouts.display, column_name=where)) from None
+            raise self.layouts.error(where, f"template {raw!r} does not parse: {exc}") from None
         try:
             return template.render(ctx)
         except UndefinedError as exc:
-            raise LayoutError(f"{exc}", location=Location(self.layouts.display, column_name=where),
-                              hint=name_hint(str(exc), ctx)) from None
+            raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
-            message, hint = (exc.args + (None,))[:2] if isinstance(exc, ValueError) else (str(exc), None)
-            raise LayoutError(f"{message}", location=Location(self.layouts.display, column_name=where),
-                              hint=hint) from None
+            raise self.layouts.error(where, *explain(exc)) from None
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
-            raise LayoutError(f"the template failed for this card: {type(exc).__name__}: {exc}",
-                              location=Location(self.layouts.display, column_name=where),
-                              hint="guard the expression for this card's values, e.g. with an if") from None
+            raise self.layouts.error(where, f"the template failed for this card: {type(exc).__name__}: {exc}",
+                                     hint="guard the expression for this card's values, e.g. with an if") from None
 
     def expression(self, raw: str, ctx: dict, where: str) -> Any:
         """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
@@ -137,25 +132,19 @@ class Renderer:
             hint = None
             if "{{" in raw or "{%" in raw:
                 hint = "this setting takes a bare expression such as  maverick  or  cost > 2, without {{ }}"
-            raise LayoutError(f"expression {raw!r} does not parse: {exc}",
-                              location=Location(self.layouts.display, column_name=where),
-                              hint=hint) from None
+            raise self.layouts.error(where, f"expression {raw!r} does not parse: {exc}", hint=hint) from None
         try:
             result = expression(**ctx)
             if hasattr(result, "_undefined_name"):
                 result.__str__()  # StrictUndefined raises here
             return result
         except UndefinedError as exc:
-            raise LayoutError(str(exc), location=Location(self.layouts.display, column_name=where),
-                              hint=name_hint(str(exc), ctx)) from None
+            raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
-            args = exc.args if isinstance(exc, ValueError) and len(exc.args) == 2 else (str(exc), None)
-            raise LayoutError(f"{args[0]}", location=Location(self.layouts.display, column_name=where),
-                              hint=args[1]) from None
+            raise self.layouts.error(where, *explain(exc)) from None
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
-            raise LayoutError(f"the expression failed for this card: {type(exc).__name__}: {exc}",
-                              location=Location(self.layouts.display, column_name=where),
-                              hint="guard the expression for this card's values") from None
+            raise self.layouts.error(where, f"the expression failed for this card: {type(exc).__name__}: {exc}",
+                                     hint="guard the expression for this card's values") from None
 
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
@@ -175,10 +164,9 @@ class Renderer:
             return self._paint_color(palette[text].upper(), role)
         if text in BASIC_COLORS:
             return self._paint_color(BASIC_COLORS[text], role)
-        raise LayoutError(f"{text!r} is not a colour of this game", location=Location(self.layouts.display,
-                          column_name=where),
-                          hint=did_you_mean(text, list(palette) + list(BASIC_COLORS),
-                                            "use a name from [colors] in game.toml, or #RRGGBB"))
+        raise self.layouts.error(where, f"{text!r} is not a colour of this game",
+                                 hint=did_you_mean(text, list(palette) + list(BASIC_COLORS),
+                                                   "use a name from [colors] in game.toml, or #RRGGBB"))
 
     def _paint_color(self, hexcolor: str, role: str):
         if self.color_convert is not None:
@@ -267,27 +255,21 @@ class Renderer:
             c.rotate(180)
             c.translate(-(x + w / 2), -(y + h / 2))
             bl, bb, br, bt = br, bt, bl, bb
-        ctx = piece.context
-        where = f"layouts.{layout.name}"
-        if layout.background is not None:
-            home = layout.background_origin or layout.name
-            where_bg = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
-            fill = self.color(layout.background, ctx, where_bg)
-            if fill is not None:
-                c.setFillColor(fill)
-                c.rect(x - bl, y - bb, w + bl + br, h + bb + bt, stroke=0, fill=1)
+        self.draw_background(c, layout, piece.context, (x - bl, y - bb, w + bl + br, h + bb + bt))
         for box in layout.boxes:
-            prefix = f"{where}.boxes.{box.name}"
-            try:
-                self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), prefix)
-            except LayoutError as exc:
-                name = exc.location.column_name if exc.location else None
-                if name and name.startswith(prefix + "."):
-                    setting = name[len(prefix) + 1:]
-                    exc.location = Location(exc.location.file, column_name=box.where(setting, layout.name))
-                    exc.args = (exc.render(),)
-                raise
+            self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), BoxKey(layout.name, box))
         c.restoreState()
+
+    def draw_background(self, c, layout: Layout, ctx: dict, rect) -> None:
+        """Fill ``rect`` with the layout's background colour (nothing for none)."""
+        if layout.background is None:
+            return
+        home = layout.background_origin or layout.name
+        key = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
+        fill = self.color(layout.background, ctx, key)
+        if fill is not None:
+            c.setFillColor(fill)
+            c.rect(*rect, stroke=0, fill=1)
 
     def rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
         """The rectangle (x, y, w, h, pt, bottom-left origin) ``box`` fills for a piece whose
@@ -304,10 +286,10 @@ class Renderer:
             return x + inset, y + inset, w - 2 * inset, h - 2 * inset
         return x + box.x, y + h - box.y - box.height, box.width, box.height
 
-    def draw_box(self, c, box: Box, piece: Piece, trim, bleed, where: str) -> None:
+    def draw_box(self, c, box: Box, piece: Piece, trim, bleed, key: BoxKey) -> None:
         """Draw one box of ``piece`` (skipped when its ``when`` is false) by its element kind.
-        ``where`` is the box's key path, for messages."""
+        ``key`` names the box's settings in messages."""
         p = box.props
-        if "when" in p and not self.expression(str(p["when"]), piece.context, f"{where}.when"):
+        if "when" in p and not self.expression(str(p["when"]), piece.context, key("when")):
             return
-        ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, where)
+        ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, key)

@@ -27,33 +27,14 @@ BUILTIN_RULES = ("schema.manifest", "schema.file", "schema.columns", "schema.typ
 """Rules every game gets from its manifest (plus cost.* for each cost column in rules.toml)."""
 
 
-_PATTERNS = (  # (words in the loader's message, rule id), first match wins
-    ("is declared in game.toml but missing from the file", "schema.columns"),
-    ("is not declared in game.toml", "schema.columns"),
-    ("is used twice", "schema.unique-id"),
-    ("is not an id in", "schema.ref"),
-    ("which is not a component with ids", "schema.ref"),
-    ("is below the minimum", "schema.range"),
-    ("is above the maximum", "schema.range"),
-    ("is not one of the allowed values", "schema.allowed"),
-    ("copies cannot be negative", "schema.copies"),
-    ("this cell is blank but the column needs", "schema.required"),
-)
-
-
 def classify(err: DataError) -> str:
-    """The rule id of a loading error: ``schema.columns``, ``schema.type``, ``schema.ref`` ...
-
-    Uses the error's own ``rule`` attribute when it has one; otherwise reads its message.
-    """
-    rule = getattr(err, "rule", None)
-    if isinstance(rule, str) and rule:
-        return rule
+    """The rule id of a loading error: the one it was raised with (``schema.ref``,
+    ``schema.columns`` ...); otherwise ``schema.manifest`` for the manifest, ``schema.type`` for a
+    cell's position and ``schema.file`` for the file as a whole."""
+    if err.rule:
+        return err.rule
     if isinstance(err, ManifestError):
         return "schema.manifest"
-    for words, rid in _PATTERNS:
-        if words in err.message:
-            return rid
     if err.location is not None and err.location.column is not None and err.location.line not in (None, 1):
         return "schema.type"
     return "schema.file"

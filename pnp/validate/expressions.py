@@ -2,8 +2,8 @@
 
 Rows, the ``[rules]`` table and the manifest are handed to expressions as :class:`Record` s
 (keys are attributes too); :class:`Evaluator` knows the names and functions an expression may
-use (docs/validation.md) and turns every failure into an :class:`ExprError` located at the
-rules.toml key the expression came from.
+use (docs/validation.md) and turns every failure into a :class:`pnp.core.errors.Problem` whose
+``key`` is the rules.toml key the expression came from.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections import ChainMap
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import Problem, explain
 from ..core.suggest import did_you_mean
 from ..model.cost import Term, parse_cost
 from ..model.game import Game, Row
@@ -107,16 +108,6 @@ def show(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {show(v)}" for k, v in value.items())
     return str(value)
-
-
-class ExprError(Exception):
-    """An expression that does not parse or evaluate; ``key`` locates it in rules.toml."""
-
-    def __init__(self, message: str, key: str, hint: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.key = key
-        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -234,7 +225,7 @@ class Evaluator:
         try:
             return parse_cost(text)
         except ValueError as exc:
-            raise ValueError(f"cost {text!r}: {exc.args[0]}") from None
+            raise ValueError(f"cost {text!r}: {explain(exc)[0]}") from None
 
     def cost_of(self, text: Any) -> Record:
         """cost_of("2 H + O") -> {H: 2, O: 1}; a choice counts under "Cr|Mn"."""
@@ -265,26 +256,26 @@ class Evaluator:
         return names
 
     def compile(self, text: Any, key: str) -> Expr:
-        """Parse an expression; raises ExprError (located at ``key``) when it does not parse."""
+        """Parse an expression; raises Problem (``key`` locates it) when it does not parse."""
         if isinstance(text, bool) or isinstance(text, (int, float)):
             text = repr(text)
         if not isinstance(text, str) or not text.strip():
-            raise ExprError(f"expected an expression, not {text!r}", key)
+            raise Problem(f"expected an expression, not {text!r}", key=key)
         cached = self._compiled.get((text, key))
         if cached is not None:
             return cached
         try:
             tree = self._eval.parse(text.strip())
         except SyntaxError as exc:
-            raise ExprError(f"{text!r} is not a valid expression: {exc.msg}", key,
-                            "expressions are written as in Python: card_count <= rules.hand_limit") from None
+            raise Problem(f"{text!r} is not a valid expression: {exc.msg}", key=key,
+                          hint="expressions are written as in Python: card_count <= rules.hand_limit") from None
         self._compiled[(text, key)] = Expr(text.strip(), key, tree)
         return self._compiled[(text, key)]
 
     def evaluate(self, expr: Expr, names: dict[str, Any] | None = None) -> Any:
         """The value of a compiled expression with ``names`` (over the game-wide names).
 
-        Raises ExprError naming the expression and what went wrong (an unknown name, a missing
+        Raises Problem naming the expression and what went wrong (an unknown name, a missing
         key, a type mismatch); the simpleeval limits on power, string length and comprehension
         size apply.
         """
@@ -296,19 +287,19 @@ class Evaluator:
         except NameNotDefined as exc:
             known = list(names or {}) + list(self.base) + list(self._eval.functions)
             close = did_you_mean(exc.name, known)
-            raise ExprError(f"{expr.text!r}: no name {exc.name!r}", expr.key,
-                            close or "names: " + ", ".join(sorted(k for k in (names or {}) if k != "row")
-                                                           + ["rules", "players", "game"])) from None
+            raise Problem(f"{expr.text!r}: no name {exc.name!r}", key=expr.key,
+                          hint=close or "names: " + ", ".join(sorted(k for k in (names or {}) if k != "row")
+                                                         + ["rules", "players", "game"])) from None
         except AttributeDoesNotExist as exc:
-            raise ExprError(f"{expr.text!r}: {exc.attr!r} does not exist", expr.key,
-                            "check the key in game.toml [rules] or the column name") from None
+            raise Problem(f"{expr.text!r}: {exc.attr!r} does not exist", key=expr.key,
+                          hint="check the key in game.toml [rules] or the column name") from None
         except InvalidExpression as exc:
-            raise ExprError(f"{expr.text!r}: {getattr(exc, 'message', exc)}", expr.key) from None
+            raise Problem(f"{expr.text!r}: {getattr(exc, 'message', exc)}", key=expr.key) from None
         except KeyError as exc:
-            raise ExprError(f"{expr.text!r}: no key {exc.args[0]!r}", expr.key) from None
+            raise Problem(f"{expr.text!r}: no key {exc.args[0]!r}", key=expr.key) from None
         except (TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError,
                 RecursionError, OverflowError) as exc:
-            raise ExprError(f"{expr.text!r}: {exc}", expr.key) from None
+            raise Problem(f"{expr.text!r}: {exc}", key=expr.key) from None
 
     def render(self, template: str, names: dict[str, Any], key: str) -> str:
         """A message template with ``{expression}`` parts replaced by their values; braces
@@ -335,8 +326,8 @@ class Evaluator:
                         break
                 j += 1
             if depth:
-                raise ExprError(f"a '{{' in the message is not closed: {template!r}", key,
-                                "write {{ for a brace that is not an expression")
+                raise Problem(f"a '{{' in the message is not closed: {template!r}", key=key,
+                              hint="write {{ for a brace that is not an expression")
             out.append(show(self.evaluate(self.compile(template[i + 1:j], key), names)))
             i = j + 1
         return "".join(out)

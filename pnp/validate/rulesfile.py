@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import Location
+from ..core.errors import Location, Problem
 from ..core.findings import SEVERITIES, Finding
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import line_of, toml_key_lines
@@ -35,16 +35,6 @@ COST_KEYS = {"component", "column", "names", "source", "each_name_once", "ordere
 
 
 TOP_KEYS = {"names", "costs", "rule", "analysis"}
-
-
-class RuleProblem(Exception):
-    """A problem with rules.toml: ``key`` is the dotted key it concerns, ``hint`` what to do."""
-
-    def __init__(self, message: str, key: str = "", hint: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.key = key
-        self.hint = hint
 
 
 @dataclass
@@ -107,7 +97,7 @@ class RuleBook:
         return {(c.component, c.column): c for c in self.costs}
 
 
-def _problem_finding(book: RuleBook, exc: RuleProblem, rule: str = "rules.file") -> Finding:
+def _problem_finding(book: RuleBook, exc: Problem, rule: str = "rules.file") -> Finding:
     return Finding.at("error", rule, book.location(exc.key) if exc.key else Location(book.display),
                       exc.message, hint=exc.hint, source="rules.toml")
 
@@ -138,36 +128,36 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
     findings: list[Finding] = []
     for key in data:
         if key not in TOP_KEYS:
-            findings.append(_problem_finding(book, RuleProblem(
-                f"unknown section {key!r}", key,
-                did_you_mean(key, TOP_KEYS, "rules.toml holds [names], [[costs]], [[rule]] and [analysis]"))))
+            findings.append(_problem_finding(book, Problem(
+                f"unknown section {key!r}", key=key,
+                hint=did_you_mean(key, TOP_KEYS, "rules.toml holds [names], [[costs]], [[rule]] and [analysis]"))))
     for name, spec in _table(data, "names", book, findings).items():
         try:
             book.names[name] = _resolve_names(game, name, spec)
-        except RuleProblem as exc:
+        except Problem as exc:
             findings.append(_problem_finding(book, exc))
     for i, spec in enumerate(_array(data, "costs", book, findings)):
         try:
             book.costs.append(_read_cost(game, book, i, spec))
-        except RuleProblem as exc:
+        except Problem as exc:
             findings.append(_problem_finding(book, exc))
     seen: dict[str, int] = {}
     for i, spec in enumerate(_array(data, "rule", book, findings)):
         try:
             rule = _read_rule(game, book, i, spec)
-        except RuleProblem as exc:
+        except Problem as exc:
             findings.append(_problem_finding(book, exc))
             continue
         if rule.id in seen:
-            findings.append(_problem_finding(book, RuleProblem(
+            findings.append(_problem_finding(book, Problem(
                 f"rule id {rule.id!r} is used twice (first on line {line_of(book.lines, f'rule[{seen[rule.id]}]')})",
-                f"rule[{i}].id", "give every rule its own id")))
+                key=f"rule[{i}].id", hint="give every rule its own id")))
             continue
         seen[rule.id] = i
         book.rules.append(rule)
     analysis = data.get("analysis", {})
     if not isinstance(analysis, dict):
-        findings.append(_problem_finding(book, RuleProblem("[analysis] must be a table", "analysis")))
+        findings.append(_problem_finding(book, Problem("[analysis] must be a table", key="analysis")))
     else:
         book.analysis = analysis
     return book, findings
@@ -176,7 +166,7 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
 def _table(data: dict, key: str, book: RuleBook, findings: list[Finding]) -> dict:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        findings.append(_problem_finding(book, RuleProblem(f"[{key}] must be a table", key)))
+        findings.append(_problem_finding(book, Problem(f"[{key}] must be a table", key=key)))
         return {}
     return value
 
@@ -184,23 +174,23 @@ def _table(data: dict, key: str, book: RuleBook, findings: list[Finding]) -> dic
 def _array(data: dict, key: str, book: RuleBook, findings: list[Finding]) -> list:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        findings.append(_problem_finding(book, RuleProblem(
-            f"{key} must be an array of tables", key, f"write each entry under its own [[{key}]] header")))
+        findings.append(_problem_finding(book, Problem(
+            f"{key} must be an array of tables", key=key, hint=f"write each entry under its own [[{key}]] header")))
         return []
     return value
 
 
 def _component(game: Game, cid: Any, key: str) -> Component:
     if not isinstance(cid, str) or cid not in game.components:
-        raise RuleProblem(f"no component {cid!r} in game.toml", key,
-                          did_you_mean(str(cid), game.components) or "components: " + ", ".join(game.components))
+        raise Problem(f"no component {cid!r} in game.toml", key=key,
+                      hint=did_you_mean(str(cid), game.components) or "components: " + ", ".join(game.components))
     return game.components[cid]
 
 
 def _column(comp: Component, col: Any, key: str) -> str:
     if not isinstance(col, str) or col not in comp.columns:
-        raise RuleProblem(f"{col!r} is not a column of {comp.id}", key,
-                          did_you_mean(str(col), comp.columns) or "columns: " + ", ".join(comp.columns))
+        raise Problem(f"{col!r} is not a column of {comp.id}", key=key,
+                      hint=did_you_mean(str(col), comp.columns) or "columns: " + ", ".join(comp.columns))
     return col
 
 
@@ -210,15 +200,15 @@ def _resolve_names(game: Game, name: str, spec: Any) -> list[str]:
     if isinstance(spec, dict):
         unknown = set(spec) - {"from", "values", "where"}
         if unknown:
-            raise RuleProblem(f"unknown key {sorted(unknown)[0]!r} in a name list", key,
-                              "a name list is a list, \"component.column\", or { from = ..., where = ... }")
+            raise Problem(f"unknown key {sorted(unknown)[0]!r} in a name list", key=key,
+                          hint="a name list is a list, \"component.column\", or { from = ..., where = ... }")
         where = spec.get("where")
         spec = spec.get("values", spec.get("from"))
     if isinstance(spec, list):
         return [str(v) for v in spec]
     if not isinstance(spec, str) or "." not in spec:
-        raise RuleProblem(f"name list {name!r} must be a list of names or \"component.column\"", key,
-                          'for example element = "elements.symbol" or colour = ["red", "green"]')
+        raise Problem(f"name list {name!r} must be a list of names or \"component.column\"", key=key,
+                      hint='for example element = "elements.symbol" or colour = ["red", "green"]')
     cid, col = spec.split(".", 1)
     comp = _component(game, cid, key)
     _column(comp, col, key)
@@ -239,18 +229,18 @@ def _read_cost(game: Game, book: RuleBook, i: int, spec: dict) -> CostSpec:
     key = f"costs[{i}]"
     for k in spec:
         if k not in COST_KEYS:
-            raise RuleProblem(f"unknown key {k!r} in a [[costs]] entry", f"{key}.{k}",
-                              did_you_mean(k, COST_KEYS, "keys: " + ", ".join(sorted(COST_KEYS))))
+            raise Problem(f"unknown key {k!r} in a [[costs]] entry", key=f"{key}.{k}",
+                          hint=did_you_mean(k, COST_KEYS, "keys: " + ", ".join(sorted(COST_KEYS))))
     for k in ("component", "column", "names", "source"):
         if k not in spec:
-            raise RuleProblem(f"this [[costs]] entry has no {k!r}", key)
+            raise Problem(f"this [[costs]] entry has no {k!r}", key=key)
     comp = _component(game, spec["component"], f"{key}.component")
     _column(comp, spec["column"], f"{key}.column")
     names = spec["names"] if isinstance(spec["names"], list) else [spec["names"]]
     for n in names:
         if n not in book.names:
-            raise RuleProblem(f"no name list {n!r} in [names]", f"{key}.names",
-                              did_you_mean(n, book.names) or "declare it under [names]")
+            raise Problem(f"no name list {n!r} in [names]", key=f"{key}.names",
+                          hint=did_you_mean(n, book.names) or "declare it under [names]")
     return CostSpec(comp.id, spec["column"], names, str(spec["source"]), i,
                     bool(spec.get("each_name_once", False)), bool(spec.get("ordered", False)),
                     str(spec.get("label", "")))
@@ -260,26 +250,26 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
     key = f"rule[{i}]"
     rid = spec.get("id")
     if not isinstance(rid, str) or not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$", rid):
-        raise RuleProblem(f"rule needs an id of letters, digits, '.', '-' and '_', not {rid!r}", f"{key}.id",
-                          'for example id = "track.hazard-spaces"')
+        raise Problem(f"rule needs an id of letters, digits, '.', '-' and '_', not {rid!r}", key=f"{key}.id",
+                      hint='for example id = "track.hazard-spaces"')
     kind = spec.get("kind", "assert")
     if kind not in RULE_KINDS:
-        raise RuleProblem(f"rule {rid}: unknown kind {kind!r}", f"{key}.kind",
-                          did_you_mean(kind, RULE_KINDS, "kinds: " + ", ".join(RULE_KINDS)))
+        raise Problem(f"rule {rid}: unknown kind {kind!r}", key=f"{key}.kind",
+                      hint=did_you_mean(kind, RULE_KINDS, "kinds: " + ", ".join(RULE_KINDS)))
     rule_kind = RULE_KINDS[kind]
     for k in spec:
         if k not in COMMON_KEYS | rule_kind.keys:
             allowed = sorted(COMMON_KEYS | rule_kind.keys)
-            raise RuleProblem(f"rule {rid}: {kind} rules have no key {k!r}", f"{key}.{k}",
-                              did_you_mean(k, allowed, "keys: " + ", ".join(allowed)))
+            raise Problem(f"rule {rid}: {kind} rules have no key {k!r}", key=f"{key}.{k}",
+                          hint=did_you_mean(k, allowed, "keys: " + ", ".join(allowed)))
     for k in sorted(rule_kind.required | {"source"}):
         if k not in spec:
             hint = "every rule names the rulebook section it comes from" if k == "source" else ""
-            raise RuleProblem(f"rule {rid}: a {kind} rule needs {k!r}", key, hint)
+            raise Problem(f"rule {rid}: a {kind} rule needs {k!r}", key=key, hint=hint)
     severity = spec.get("severity", "error")
     if severity not in SEVERITIES:
-        raise RuleProblem(f"rule {rid}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
-                          f"{key}.severity")
+        raise Problem(f"rule {rid}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
+                      key=f"{key}.severity")
     params = {k: v for k, v in spec.items() if k not in COMMON_KEYS}
     for k in ("component", "for_each"):
         if k in params:
@@ -295,29 +285,29 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
         if k in params:
             entries = params[k]
             if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
-                raise RuleProblem(f"rule {rid}: {k} must be a list of tables", f"{key}.{k}",
-                                  f'{k} = [{{ component = "cards", names = ["symbol"] }}]')
+                raise Problem(f"rule {rid}: {k} must be a list of tables", key=f"{key}.{k}",
+                              hint=f'{k} = [{{ component = "cards", names = ["symbol"] }}]')
             for e in entries:
                 for ek in e:
                     if ek not in SUPPLY_KEYS:
-                        raise RuleProblem(f"rule {rid}: unknown key {ek!r} in {k}", f"{key}.{k}",
-                                          "keys: " + ", ".join(sorted(SUPPLY_KEYS)))
+                        raise Problem(f"rule {rid}: unknown key {ek!r} in {k}", key=f"{key}.{k}",
+                                      hint="keys: " + ", ".join(sorted(SUPPLY_KEYS)))
                 _component(game, e.get("component"), f"{key}.{k}")
     for k in rule_kind.name_maps:
         if k not in params:
             continue
         if not isinstance(params[k], dict):
-            raise RuleProblem(f"rule {rid}: {k} must map pattern groups to name lists", f"{key}.{k}",
-                              f'{k} = {{ icon = "icon" }}')
+            raise Problem(f"rule {rid}: {k} must map pattern groups to name lists", key=f"{key}.{k}",
+                          hint=f'{k} = {{ icon = "icon" }}')
         for group, ns in params[k].items():
             if ns not in book.names:
-                raise RuleProblem(f"rule {rid}: no name list {ns!r} in [names]", f"{key}.{k}",
-                                  did_you_mean(ns, book.names) or "declare it under [names]")
+                raise Problem(f"rule {rid}: no name list {ns!r} in [names]", key=f"{key}.{k}",
+                              hint=did_you_mean(ns, book.names) or "declare it under [names]")
     for k in rule_kind.regex_keys:
         try:
             params[f"_{k}_re"] = re.compile(params[k])
         except (re.error, TypeError) as exc:
-            raise RuleProblem(f"rule {rid}: the {k} is not a regular expression: {exc}", f"{key}.{k}")
+            raise Problem(f"rule {rid}: the {k} is not a regular expression: {exc}", key=f"{key}.{k}")
     return RuleSpec(rid, kind, severity, str(spec["source"]), i, params,
                     message=spec.get("message"), hint=spec.get("hint"),
                     conflicts_with=str(spec.get("conflicts_with", "")),

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core.errors import Location
+from ..core.errors import Location, Problem, explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import line_of, toml_key_lines
 from ..model.cost import Term, parse_cost
 from ..model.game import Component, Game, Row
-from .expressions import Evaluator, Expr, ExprError, row_label, unwrap
+from .expressions import Evaluator, Expr, row_label, unwrap
 from .kinds import RULE_KINDS
 from .payment import Unit, term_text
 from .rulesfile import CostSpec, RuleBook, RuleSpec
@@ -66,13 +66,13 @@ class Runner:
         cid, _, rest = at.partition(":")
         comp = self.game.components.get(cid)
         if comp is None:
-            raise ExprError(f"at = {at!r}: no component {cid!r}", f"{rule.key}.at")
+            raise Problem(f"at = {at!r}: no component {cid!r}", key=f"{rule.key}.at")
         if not rest:
             return self.table_location(comp)
         rid, _, col = rest.partition(":")
         row = comp.by_id().get(rid)
         if row is None:
-            raise ExprError(f"at = {at!r}: no row {rid!r} in {cid}", f"{rule.key}.at")
+            raise Problem(f"at = {at!r}: no row {rid!r} in {cid}", key=f"{rule.key}.at")
         return row.location(col or None)
 
     # -- findings ---------------------------------------------------------------------------
@@ -119,7 +119,7 @@ class Runner:
         for rule in self.book.rules:
             try:
                 out = RULE_KINDS[rule.kind].check(self, rule)
-            except ExprError as exc:
+            except Problem as exc:
                 findings.append(Finding.at("error", "rules.expression", self.book.location(exc.key),
                                            f"rule {rule.id}: {exc.message}", hint=exc.hint,
                                            source="rules.toml"))
@@ -164,7 +164,7 @@ class Runner:
             try:
                 terms = parse_cost(text)
             except ValueError as exc:
-                message, hint = exc.args if len(exc.args) == 2 else (exc.args[0], "")
+                message, hint = explain(exc)
                 out.append(Finding.at("error", "cost.parse", where, f"{text!r} does not parse as a cost: {message}",
                                       source=spec.source, hint=hint, component=comp.id, piece=row.id or ""))
                 continue
@@ -259,7 +259,7 @@ class Runner:
                     if item is not None:
                         answers.add(str(item))
             units.append(Unit(entry.get("label") or row_label(row), k, frozenset(answers),
-                              bool(entry.get("any_name", False)), key=(id(entry), row.component, row.line)))
+                         bool(entry.get("any_name", False)), key=(id(entry), row.component, row.line)))
         self._units[cache_key] = units
         return units
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import LayoutError, Location
+from ...core.errors import LayoutError, Location, Problem, explain
 from ...core.suggest import close_match
 from ...design.layouts import game_layouts
 from ...design.templating import sandbox
@@ -86,17 +86,8 @@ def items(value: Any) -> list:
 def cost_terms(text: Any) -> list:
     """A cost in the shared notation (``2 H + O``, ``1 green + 3 any``, ``Fe + C + (Cr | Mn)``;
     pnp.model.cost) as its terms, each with ``count`` and ``options`` (one name, or the names of a
-    choice). Raises ValueError(message, hint) for a cost that does not parse."""
+    choice). Raises Problem for a cost that does not parse."""
     return parse_cost(text)
-
-
-class _CallError(Exception):
-    """Raised by a template function; turned into a RulebookError at the calling line."""
-
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
 
 
 def _undefined_class():
@@ -173,7 +164,7 @@ class _Template:
                       auto_reload=False)
         env.concat = lambda parts: Markdown("".join(parts))
         env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
-                            "cost_terms": cost_terms, "items": items})
+                           "cost_terms": cost_terms, "items": items})
         env.globals.update({"card": self.card, "count": self.count, "toc": self.toc})
         return env
 
@@ -182,15 +173,15 @@ class _Template:
         comps = self.game.components
         if component not in comps:
             close = close_match(component, comps)
-            raise _CallError(f"there is no component {component!r}",
-                             (f"did you mean {close!r}? " if close else "") + "components: " + ", ".join(comps))
+            raise Problem(f"there is no component {component!r}",
+                          hint=(f"did you mean {close!r}? " if close else "") + "components: " + ", ".join(comps))
         return comps[component]
 
     def toc(self, depth: int = 2) -> Markdown:
         """The table of contents, on its own line: H2 headings (``depth=1``) or H2 and H3
         headings (``depth=2``, the default) with their page numbers."""
         if depth not in (1, 2):
-            raise _CallError(f"toc(depth={depth!r}): depth is 1 (sections) or 2 (sections and subsections)")
+            raise Problem(f"toc(depth={depth!r}): depth is 1 (sections) or 2 (sections and subsections)")
         marker = TOC_MARKER if depth == 2 else "[TOC 1]"
         return Markdown(f"\n\n{marker}\n\n")
 
@@ -201,9 +192,9 @@ class _Template:
         for col in where:
             if col not in comp.columns:
                 close = close_match(col, comp.columns)
-                raise _CallError(f"count({component!r}, {col}=...): {comp.table_display or component} "
-                                 f"has no column {col!r}",
-                                 f"did you mean {close!r}?" if close else "columns: " + ", ".join(comp.columns))
+                raise Problem(f"count({component!r}, {col}=...): {comp.table_display or component} "
+                              f"has no column {col!r}",
+                              hint=f"did you mean {close!r}?" if close else "columns: " + ", ".join(comp.columns))
         if not where:
             return comp.pieces
         n = 0
@@ -219,29 +210,29 @@ class _Template:
         to fit. ``side`` is ``"face"`` or ``"back"``."""
         comp = self._component(component)
         if comp.kind != "deck" or comp.card_size is None:
-            raise _CallError(f"card({component!r}, ...): {comp.name} is a {comp.kind}, not a deck of cards",
-                             "card() draws cards of decks; decks: "
-                             + ", ".join(c.id for c in self.game if c.kind == "deck"))
+            raise Problem(f"card({component!r}, ...): {comp.name} is a {comp.kind}, not a deck of cards",
+                          hint="card() draws cards of decks; decks: "
+                          + ", ".join(c.id for c in self.game if c.kind == "deck"))
         rows = comp.by_id()
         if row not in rows:
             close = close_match(row, rows)
-            raise _CallError(f"card({component!r}, {row!r}): {comp.table_display} has no row with id {row!r}",
-                             f"did you mean {close!r}?" if close else f"ids: {', '.join(list(rows)[:12])}")
+            raise Problem(f"card({component!r}, {row!r}): {comp.table_display} has no row with id {row!r}",
+                          hint=f"did you mean {close!r}?" if close else f"ids: {', '.join(list(rows)[:12])}")
         if side not in ("face", "back"):
-            raise _CallError(f"card({component!r}, {row!r}, side={side!r}): side is 'face' or 'back'")
+            raise Problem(f"card({component!r}, {row!r}, side={side!r}): side is 'face' or 'back'")
         if width is not None:
             try:
                 width_spec(str(width))
             except ValueError as exc:
-                raise _CallError(f"card({component!r}, {row!r}, width={width!r}): {exc}") from None
+                raise Problem(f"card({component!r}, {row!r}, width={width!r}): {exc}") from None
         layout = comp.layout_of(rows[row]) if side == "face" else comp.back_of(rows[row])
         if not layout:
-            raise _CallError(f"card({component!r}, {row!r}): the card has no {side} layout",
-                             f"set layout/back for [components.{component}] in game.toml")
+            raise Problem(f"card({component!r}, {row!r}): the card has no {side} layout",
+                          hint=f"set layout/back for [components.{component}] in game.toml")
         try:
             self.load_layouts().get(layout, f"card({component!r}, {row!r})")
         except LayoutError as exc:
-            raise _CallError(exc.render().replace("\n  hint: ", " (") + (")" if exc.hint else "")) from None
+            raise Problem(exc.render().replace("\n  hint: ", " (") + (")" if exc.hint else "")) from None
         name = rows[row].get("name") or rows[row].get("title") or row
         alt = escape_markdown(str(name).replace("\n", " "))
         title = f' "{width}"' if width is not None else ""
@@ -278,9 +269,9 @@ class _Template:
             where, line, local_names = self._where(exc)
             message, hint = self._unknown_message(exc, env, ctx, local_names)
             raise RulebookError(message, location=Location(where, line), hint=hint) from None
-        except _CallError as exc:
+        except Problem as exc:  # a template function or filter was called wrongly
             where, line, _ = self._where(exc)
-            raise RulebookError(exc.message, location=Location(where, line), hint=exc.hint) from None
+            raise RulebookError(exc.message, location=Location(where, line), hint=exc.hint or None) from None
         except TemplateNotFound as exc:
             where, line, _ = self._where(exc)
             raise RulebookError(f"no template {exc.name!r} to include", location=Location(where, line),
@@ -290,10 +281,7 @@ class _Template:
             raise RulebookError(f"not allowed in a template: {exc}", location=Location(where, line)) from None
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
             where, line, _ = self._where(exc)
-            if isinstance(exc, ValueError) and len(exc.args) == 2:
-                message, hint = exc.args
-            else:
-                message, hint = str(exc) or type(exc).__name__, None
+            message, hint = explain(exc)
             raise RulebookError(message, location=Location(where, line), hint=hint) from None
         return RenderedTemplate(str(text), main_display, self.dir)
 

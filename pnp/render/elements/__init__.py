@@ -4,9 +4,10 @@ one entry per kind in :data:`ELEMENTS`, in the order of :data:`pnp.design.elemen
 An element is an object with ``spec`` (its declaration, :class:`pnp.design.elements.ElementSpec`)
 and ``draw(renderer, c, box, piece, rect, trim, where)``: draw ``box`` of ``piece`` on canvas
 ``c`` into ``rect`` (x, y, w, h in pt, bottom-left origin; ``trim`` is the piece's trim
-rectangle), raising :class:`pnp.core.errors.LayoutError` located at ``where`` (the box's key
-path) for a value it cannot use. A new element kind is a declaration in
-:mod:`pnp.design.elements`, a module here and one line below.
+rectangle), raising :class:`pnp.core.errors.LayoutError` for a value it cannot use, located at
+``where(setting)`` (a :class:`pnp.design.layouts.BoxKey`: the setting's key in the layouts
+file). A new element kind is a declaration in :mod:`pnp.design.elements`, a module here and one
+line below.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ...design.elements import ElementSpec
+from ...design.layouts import BoxKey
 from .icons import Icons
 from .image import Image
 from .line import Line
@@ -28,7 +30,7 @@ class Element(Protocol):
     spec: ElementSpec
 
     def draw(self, renderer: Any, c: Any, box: Any, piece: Any, rect: tuple[float, float, float, float],
-             trim: tuple[float, float, float, float], where: str) -> None: ...
+             trim: tuple[float, float, float, float], where: BoxKey) -> None: ...
 
 
 ELEMENTS: dict[str, Element] = {element.spec.name: element for element in (

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from ...core.errors import LayoutError, Location
 from ...design.elements import ELEMENT_SPECS
 from ...design.layouts import Icon
 from ..fonts import missing, register
@@ -90,19 +89,19 @@ class Icons:
 
     spec = ELEMENT_SPECS["icons"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         p = box.props
-        items = renderer.expression(str(p.get("items", "[]")), piece.context, f"{where}.items")
+        items = renderer.expression(str(p.get("items", "[]")), piece.context, where("items"))
         if isinstance(items, str):
             items = [items] if items else []
         if items is not None and not isinstance(items, (list, tuple)):
-            raise LayoutError(f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list of icon names",
-                              location=Location(renderer.layouts.display, column_name=f"{where}.items"),
-                              hint="for 3 copies of an icon write  ['fire'] * cost ; for a cost use  cost | pips")
+            raise renderer.layouts.error(
+                where("items"), f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list of icon names",
+                hint="for 3 copies of an icon write  ['fire'] * cost ; for a cost use  cost | pips")
         items = [str(i) for i in (items or [])]
         if len(items) > MAX_ICONS:
-            raise LayoutError(f"items gives {len(items)} icons; a row holds at most {MAX_ICONS}",
-                              location=Location(renderer.layouts.display, column_name=f"{where}.items"))
+            raise renderer.layouts.error(where("items"),
+                                         f"items gives {len(items)} icons; a row holds at most {MAX_ICONS}")
         bx, by, bw, bh = rect
         size = p.get("icon_size", min(bw, bh))
         spacing = p.get("spacing", size * 0.15)

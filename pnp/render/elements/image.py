@@ -70,8 +70,8 @@ class Image:
 
     spec = ELEMENT_SPECS["image"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         p = box.props
-        rel = str(renderer.value(p.get("image", ""), piece.context, f"{where}.image")).strip()
+        rel = str(renderer.value(p.get("image", ""), piece.context, where("image"))).strip()
         if rel:
             draw_image(renderer, c, rel, rect, str(p.get("fit", "cover")), piece, box)

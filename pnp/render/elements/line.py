@@ -10,9 +10,9 @@ class Line:
 
     spec = ELEMENT_SPECS["line"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         p = box.props
-        stroke = renderer.color(p.get("stroke", "black"), piece.context, f"{where}.stroke", role="stroke")
+        stroke = renderer.color(p.get("stroke", "black"), piece.context, where("stroke"), role="stroke")
         x, y, w, h = trim
         c.saveState()
         c.setStrokeColor(stroke)

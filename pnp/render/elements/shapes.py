@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import math
 
-from ...core.errors import LayoutError, Location
+from ...core.errors import LayoutError
 from ...design.elements import ELEMENT_SPECS
 from ...design.layouts import SHAPES
 
 
-def _paint(renderer, box, piece, where: str):
+def _paint(renderer, box, piece, where):
     """The fill and stroke colours of a box (None for ``none``)."""
     p, ctx = box.props, piece.context
-    fill = renderer.color(p.get("fill", "none"), ctx, f"{where}.fill")
-    stroke = renderer.color(p.get("stroke", "none"), ctx, f"{where}.stroke", role="stroke")
+    fill = renderer.color(p.get("fill", "none"), ctx, where("fill"))
+    stroke = renderer.color(p.get("stroke", "none"), ctx, where("stroke"), role="stroke")
     return fill, stroke
 
 
@@ -23,7 +23,7 @@ class Rect:
 
     spec = ELEMENT_SPECS["rect"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         fill, stroke = _paint(renderer, box, piece, where)
         p = box.props
         draw_shape(c, "rounded" if p.get("radius") else "square", *rect, fill, stroke,
@@ -35,7 +35,7 @@ class Ellipse:
 
     spec = ELEMENT_SPECS["ellipse"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         fill, stroke = _paint(renderer, box, piece, where)
         bx, by, bw, bh = rect
         c.saveState()
@@ -54,13 +54,12 @@ class Shape:
 
     spec = ELEMENT_SPECS["shape"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         fill, stroke = _paint(renderer, box, piece, where)
         p = box.props
-        shape = str(renderer.value(p.get("shape", "circle"), piece.context, f"{where}.shape")).strip()
+        shape = str(renderer.value(p.get("shape", "circle"), piece.context, where("shape"))).strip()
         if shape not in SHAPES:
-            raise LayoutError(f"shape {shape!r} is not one of {', '.join(SHAPES)}",
-                              location=Location(renderer.layouts.display, column_name=f"{where}.shape"))
+            raise renderer.layouts.error(where("shape"), f"shape {shape!r} is not one of {', '.join(SHAPES)}")
         draw_shape(c, shape, *rect, fill, stroke, p.get("stroke_width", 0.5), p.get("radius", 0.0))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from ...core.errors import LayoutError, Location
 from ...design.elements import ELEMENT_SPECS
 from ..fonts import FONT_FILES, missing, register
 from ..preflight import missing_glyph, right_to_left, text_overflow
@@ -192,17 +191,16 @@ class Text:
 
     spec = ELEMENT_SPECS["text"]
 
-    def draw(self, renderer, c, box, piece, rect, trim, where: str) -> None:
+    def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         p = box.props
         ctx = piece.context
-        text = str(renderer.value(p.get("text", ""), ctx, f"{where}.text"))
+        text = str(renderer.value(p.get("text", ""), ctx, where("text")))
         if not text.strip():
             return
         font = str(p.get("font", "sans"))
         if font not in FONT_FILES:
-            raise LayoutError(f"unknown font {font!r}", location=Location(renderer.layouts.display,
-                                                                           column_name=f"{where}.font"),
-                              hint="fonts: " + ", ".join(FONT_FILES))
+            raise renderer.layouts.error(where("font"), f"unknown font {font!r}",
+                                         hint="fonts: " + ", ".join(FONT_FILES))
         size = float(p.get("size", 9))
         min_size = float(p.get("min_size", min(size, max(renderer.min_text_size, size * 0.6))))
         leading = float(p.get("leading", 1.2))
@@ -217,6 +215,6 @@ class Text:
         s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
         if cut:
             renderer.note((piece.card_key, box.name, "overflow"), text_overflow(where_box, min_size, text))
-        color = renderer.color(p.get("color", "black"), ctx, f"{where}.color", role="text")
+        color = renderer.color(p.get("color", "black"), ctx, where("color"), role="text")
         fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
                           str(p.get("valign", "top")), cut, piece)

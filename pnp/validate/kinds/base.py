@@ -17,7 +17,7 @@ class RuleKind:
     mapping pattern groups to name lists of ``[names]``; ``regex_keys``: keys holding a regular
     expression (compiled when the file is read). ``check(runner, rule)`` returns the findings of
     one rule (:class:`pnp.validate.runner.Runner` gives it the game, the locations and the
-    expression evaluator); it raises :class:`pnp.validate.expressions.ExprError` for an
+    expression evaluator); it raises :class:`pnp.core.errors.Problem` for an
     expression that fails.
     """
 

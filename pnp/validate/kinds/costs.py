@@ -9,7 +9,8 @@ from collections import Counter
 from typing import Any
 
 from ...core.findings import Finding
-from ..expressions import ExprError, row_label
+from ...core.errors import Problem
+from ..expressions import row_label
 from ..payment import Unit, pay, term_text, units_text
 from .base import RuleKind
 
@@ -38,7 +39,7 @@ def check_cost_payable(run, rule) -> list[Finding]:
                    f"{term_text(result.short_terms)} takes {result.need} {unit_word}, "
                    f"and only {result.have} can fill those places ({units_text(result.short_units)})")
         out.append(run.finding(rule, row.location(col), run.message(rule, default, names),
-                                component=comp.id, piece=row.id or row_label(row)))
+                               component=comp.id, piece=row.id or row_label(row)))
     return out
 
 
@@ -56,7 +57,7 @@ def check_opening_hand(run, rule) -> list[Finding]:
             groups.setdefault(entry.get("draw", f"#{n}"), []).append(entry)
         pools = [run.units_of(entries, f"{rule.key}.draws", row) for entries in groups.values()]
         if math.prod(len(p) for p in pools) > MAX_HANDS:
-            raise ExprError(f"more than {MAX_HANDS} starting hands to try", f"{rule.key}.draws")
+            raise Problem(f"more than {MAX_HANDS} starting hands to try", key=f"{rule.key}.draws")
         for hand in itertools.product(*pools):
             need = Counter(u.key for u in hand)
             if any(need[u.key] > u.count for u in hand):

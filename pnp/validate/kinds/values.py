@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 from ...core.findings import Finding
-from ..expressions import ExprError, row_label, show
+from ...core.errors import Problem
+from ..expressions import row_label, show
 from .base import RuleKind
 
 
@@ -16,7 +17,7 @@ def check_exact_set(run, rule) -> list[Finding]:
     col = rule.params["column"]
     expected = run.value_of(rule, "values")
     if not isinstance(expected, (list, tuple, set)):
-        raise ExprError(f"values must be a list, not {expected!r}", f"{rule.key}.values")
+        raise Problem(f"values must be a list, not {expected!r}", key=f"{rule.key}.values")
     expected = list(expected)
     label = rule.params.get("label", f"{comp.name} {col}")
     out = []
@@ -43,7 +44,7 @@ def check_exact_set(run, rule) -> list[Finding]:
             names |= run.ev.row_names(row)
             default = f"{row_label(row)}: the rulebook's {label} include {show(value)}, but this row is not one of them"
         out.append(run.finding(rule, where, run.message(rule, default, names), component=comp.id,
-                                piece=(row.id or "") if row is not None else ""))
+                               piece=(row.id or "") if row is not None else ""))
     return out
 
 
@@ -53,7 +54,7 @@ def check_stated_values(run, rule) -> list[Finding]:
     col = rule.params["column"]
     values = rule.params["values"]
     if not isinstance(values, dict):
-        raise ExprError("values must map row ids to the values the rulebook states", f"{rule.key}.values")
+        raise Problem("values must map row ids to the values the rulebook states", key=f"{rule.key}.values")
     is_cost = (comp.id, col) in run.book.cost_columns()
     by_id = comp.by_id()
     out = []
