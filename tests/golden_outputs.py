@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HASHES = Path(__file__).resolve().parent / "golden" / "hashes.json"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-BAD_INPUTS = Path(__file__).resolve().parent / "bad_inputs"
+BAD_INPUTS = Path(__file__).resolve().parent / "cases" / "bad_inputs"
 GAMES = ("ars-alchimia", "assemble", "atomic-assembly", "periodic-shed")
 TARGETS = ("tgc", "mpc", "dtc", "eu", "tts")
 URL_PREFIX = "https://example.invalid/pnp/"

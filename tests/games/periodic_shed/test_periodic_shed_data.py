@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CARD_DATA
 from pnp.model.games import GameSource
 from pnp.validate.check import check_game
 from pnp.model.load import load_game
 
-GAME_DIR = Path(__file__).parent.parent / "card_data" / "periodic-shed"
+GAME_DIR = CARD_DATA / "periodic-shed"
 
 STATED_FAMILIES = {
     # id: (group, colour name, shape, glyph)

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CARD_DATA
 from pnp.model.games import GameSource
 from pnp.validate.check import check_game
 from pnp.model.load import load_game
 
-GAME_DIR = Path(__file__).parent.parent / "card_data" / "atomic-assembly"
+GAME_DIR = CARD_DATA / "atomic-assembly"
 
 CHEMISTRY = {  # symbol: (name, atomic number)
     "H": ("Hydrogen", 1), "C": ("Carbon", 6), "N": ("Nitrogen", 7), "O": ("Oxygen", 8),

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CARD_DATA
 from pnp.model.games import GameSource
 from pnp.validate.check import check_game
 from pnp.model.load import load_game
 
-GAME_DIR = Path(__file__).parent.parent / "card_data" / "ars-alchimia"
+GAME_DIR = CARD_DATA / "ars-alchimia"
 BASIC = ("flower", "snow", "fire", "sand")
 ALL_RESOURCES = BASIC + ("elixir",)
 TERM_RE = re.compile(r"^(\d+) (flower|snow|fire|sand|elixir)$")

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CARD_DATA
 from pnp.model.games import GameSource
 from pnp.validate.check import check_game
 from pnp.model.load import load_game
 
-GAME_DIR = Path(__file__).parent.parent / "card_data" / "assemble"
+GAME_DIR = CARD_DATA / "assemble"
 TEAM_INSIGNIAS = ("aegis", "comet", "forge", "shade", "wildkin", "arcanum")
 ICONS = ("might", "tech", "mystic", "speed", "stealth")
 MIN_HEROES_PER_INSIGNIA = 6  # enough for any group a 7-card hand can hold to score

@@ -122,5 +122,5 @@ def test_check_does_not_import_matplotlib():
     code = ("import sys; from pnp.cli import app; from typer.testing import CliRunner; "
             "r = CliRunner().invoke(app, ['check']); assert r.exit_code == 0, r.output; "
             "print('matplotlib' in sys.modules, 'pandas' in sys.modules)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
     assert result.stdout.strip() == "False False", result.stderr
