@@ -12,7 +12,8 @@ from rich.markup import escape
 from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, load_options, parse_back_offset, parse_lengths
+from .options import (DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options, parse_back_offset,
+                      parse_lengths)
 from .output import out, print_findings, resolve_games
 
 
@@ -29,7 +30,7 @@ def build(
     bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged and data that pnp check finds errors in.")] = False,
-    max_image_pixels: Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")] = DEFAULT_MAX_PIXELS,
+    max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when the build reports warnings (text that does not fit, missing glyphs, low-resolution art).")] = False,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,

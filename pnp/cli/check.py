@@ -12,8 +12,9 @@ import typer
 from rich.markup import escape
 
 from ..core.errors import PnpError
+from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, load_options
+from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options
 from .output import out, resolve_games
 
 
@@ -26,6 +27,7 @@ def check(
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
+    max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
     """Check games' data against their manifests, the rulebook's totals and each game's rules.
 
@@ -38,7 +40,7 @@ def check(
     if format not in ("text", "json"):
         raise PnpError(f"unknown format {format!r}", hint="use --format text or --format json")
     options = load_options(encoding, delimiter)
-    results = [check_game_full(source, options) for source in resolve_games(games)]
+    results = [check_game_full(source, options, max_image_pixels) for source in resolve_games(games)]
     bad = any(failing(r.findings, strict) for r in results)
     analyses: dict = {}
     written: dict = {}

@@ -10,8 +10,9 @@ import typer
 from rich.markup import escape
 
 from ..core.errors import PnpError
+from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import GameArg
+from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options
 from .output import checked_game, out, print_findings, resolve_games
 
 SHOWN = 20
@@ -36,6 +37,9 @@ def export(
                                                 show_default=False)] = None,
     list_targets: Annotated[bool, typer.Option("--list-targets", help="List the bundled targets and exit.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Export even when pnp check finds errors in the data.")] = False,
+    encoding: EncodingOpt = "utf-8",
+    delimiter: DelimiterOpt = None,
+    max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
     """Write print-shop files or Tabletop Simulator decks for each game and target."""
     from ..design.layouts import game_layouts
@@ -50,8 +54,9 @@ def export(
     if jobs is not None and jobs < 1:
         raise PnpError("--jobs must be 1 or more")
     failed = False
+    load = load_options(encoding, delimiter)
     for source in resolve_games(games):
-        game = checked_game(source, force, "exported")
+        game = checked_game(source, force, "exported", load, max_image_pixels)
         if game is None:
             failed = True
             continue
@@ -62,7 +67,8 @@ def export(
                            "[targets.NAME] tables to game.toml")
         layouts = game_layouts(game, source)
         for name in targets:
-            result = export_game(game, layouts, name, output / game.id, jobs=jobs, url_prefix=url_prefix)
+            result = export_game(game, layouts, name, output / game.id, jobs=jobs, url_prefix=url_prefix,
+                                 max_image_pixels=max_image_pixels)
             manifest = next(f for f in result.files if f.name == "manifest.json")
             written = len(result.files) - 2
             out.print(f"[bold]{escape(game.title)}[/bold] -> {escape(name)}: {result.cards} cards in "

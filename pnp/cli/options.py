@@ -20,6 +20,7 @@ GameArg = Annotated[
 EncodingOpt = Annotated[str, typer.Option(help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel.")]
 
 
+MaxImagePixelsOpt = Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")]
 DelimiterOpt = Annotated[Optional[str], typer.Option(help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
 
 

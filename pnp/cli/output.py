@@ -34,15 +34,14 @@ def print_findings(findings) -> None:
             out.print(f"    hint: {escape(f.hint)}")
 
 
-def checked_game(source, force: bool, verb: str, load=None):
-    """Check a game before a command makes files from it. Returns the game, or None after
-    printing why nothing was made ("not built", "not exported", ...) when the check found errors
-    (and ``force`` is off) or the game did not load. ``force`` also lifts the copies cap."""
-    from ..model.load import LoadOptions
+def checked_game(source, force: bool, verb: str, load, max_image_pixels: int | None):
+    """Check a game before a command makes files from it (``load``: how its tables are read;
+    art over ``max_image_pixels`` is refused). Returns the game, or None after printing why
+    nothing was made ("not built", "not exported", ...) when the check found errors (and
+    ``force`` is off) or the game did not load. ``force`` also lifts the copies cap."""
     from ..validate.check import check_game
 
-    load = load or LoadOptions()
-    game, findings = check_game(source, replace(load, copies_cap=None) if force else load)
+    game, findings = check_game(source, replace(load, copies_cap=None) if force else load, max_image_pixels)
     errors = [f for f in findings if f.severity == "error"]
     if game is not None and (not errors or force):
         return game

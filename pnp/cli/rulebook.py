@@ -11,7 +11,9 @@ import typer
 from rich.markup import escape
 
 from ..core.errors import PnpError
+from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
+from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, load_options
 from .output import checked_game, out, print_findings, resolve_games
 
 RULEBOOK_PAPERS = ("a4", "letter")
@@ -34,6 +36,9 @@ def rulebook(
         "--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
     force: Annotated[bool, typer.Option(
         "--force", help="Build even when pnp check finds errors in the data.")] = False,
+    encoding: EncodingOpt = "utf-8",
+    delimiter: DelimiterOpt = None,
+    max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
     """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/."""
     from ..outputs.rulebook import TEMPLATE_NAME, build_rulebook
@@ -43,8 +48,9 @@ def rulebook(
         raise PnpError(f"--paper {paper!r} is not a rulebook paper",
                        hint="use --paper letter or --paper a4")
     failed = False
+    load = load_options(encoding, delimiter)
     for source in resolve_games(games):
-        game = checked_game(source, force, "built")
+        game = checked_game(source, force, "built", load, max_image_pixels)
         if game is None:
             failed = True
             continue
@@ -54,7 +60,7 @@ def rulebook(
             if games:
                 failed = True
             continue
-        result = build_rulebook(game, source, output / game.id, key, booklet)
+        result = build_rulebook(game, source, output / game.id, key, booklet, max_image_pixels)
         out.print(f"[bold]{escape(game.title)}[/bold]: rulebook of {result.sheets} page(s)")
         for f in result.files:
             out.print(f"  wrote {escape(str(f))}")

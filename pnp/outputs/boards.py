@@ -30,6 +30,7 @@ from ..geometry.tiling import DEFAULT_OVERLAP, BoardPlan, Tile, plan_board, tile
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.pieces import BoardPiece, board_pieces, die_nets, token_pieces
+from ..render.art import DEFAULT_MAX_PIXELS
 from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
 from .base import BuildResult, OutputJob, SheetOptions, Stage
@@ -275,12 +276,13 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 
 
 def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
-                 overlap: float = DEFAULT_OVERLAP) -> BuildResult:
+                 overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
     """Render ``game``'s boards to ``out_dir/<game>-boards.pdf`` and its tokens, standees and
     dice to ``out_dir/<game>-tokens.pdf``.
 
     The game's templates folder (``source``) holds ``boards.toml`` (and ``layouts.toml``, whose
-    icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles.
+    icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles. Art over
+    ``max_image_pixels`` pixels is refused (None lifts the limit).
     A file is written only when the game has something to put in it; both are rendered in
     memory first and written atomically, so a failed build leaves earlier files intact.
     ``result.sheets`` counts sheets of both files (a duplex front and back count once) and
@@ -301,7 +303,7 @@ def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptio
                               "(same format as layouts.toml; see docs/boards.md)")
         layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
                             dict(game.manifest.get("colors", {})))
-    renderer = Renderer(layouts, game.path)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
     outputs: list[tuple[Path, bytes]] = []
     if pieces:
         buf = io.BytesIO()
@@ -330,6 +332,7 @@ class BoardsOutput:
         templates = [p for p in job.template_files() if not p.name.endswith(".j2")]
 
         def run() -> BuildResult:
-            return build_boards(job.game, job.source, job.out_dir, job.settings.sheet)
+            return build_boards(job.game, job.source, job.out_dir, job.settings.sheet,
+                                max_image_pixels=job.settings.max_image_pixels)
 
         return [Stage("boards", job.data_files() + templates + job.font_files(), run)]

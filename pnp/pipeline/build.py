@@ -68,7 +68,7 @@ def build_job(job: BuildJob) -> BuildOutcome:
     force = job.settings.force
     try:
         load = replace(job.load, copies_cap=None) if force else job.load
-        game, findings = check_game(job.source, load)
+        game, findings = check_game(job.source, load, job.settings.max_image_pixels)
         errors = [f for f in findings if f.severity == "error"]
         if game is None or (errors and not force):
             return BuildOutcome(game.title if game else job.source.display, game is not None, errors)

@@ -17,6 +17,7 @@ from ..core.tomlpos import toml_key_lines
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import GameDataErrors, LoadOptions, load_game
+from ..render.art import DEFAULT_MAX_PIXELS
 from .layout_check import check_layouts
 from .rulesfile import load_rulebook
 from .runner import run_rulebook
@@ -113,9 +114,11 @@ class CheckResult:
     files: list[str] = field(default_factory=list)
 
 
-def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
+def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(),
+                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> CheckResult:
     """Load and check one game folder (``source``); see :class:`CheckResult`. When the source
-    names a templates folder, the card layouts are checked too (:func:`check_layouts`)."""
+    names a templates folder, the card layouts are checked too (:func:`check_layouts`; art over
+    ``max_image_pixels`` pixels is refused as a build would)."""
     display = source.display
     try:
         game = load_game(source.path, display, options)
@@ -131,14 +134,15 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) ->
     findings += run_rulebook(game, book)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
     if source.templates_dir is not None:
-        findings += check_layouts(game, source)
+        findings += check_layouts(game, source, max_image_pixels)
         files.append(source.layouts_display)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     return CheckResult(display, game, findings, book, n_rules, files)
 
 
-def check_game(source: GameSource, options: LoadOptions = LoadOptions()) -> tuple[Game | None, list[Finding]]:
+def check_game(source: GameSource, options: LoadOptions = LoadOptions(),
+               max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> tuple[Game | None, list[Finding]]:
     """Load and check one game folder. Returns the game (None if it did not load) and findings."""
-    result = check_game_full(source, options)
+    result = check_game_full(source, options, max_image_pixels)
     return result.game, result.findings

@@ -12,11 +12,12 @@ from ..design.layouts import game_layouts
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.pieces import card_instances
+from ..render.art import DEFAULT_MAX_PIXELS
 from ..render.canvas import new_canvas
 from ..render.renderer import Renderer
 
 
-def check_layouts(game: Game, source: GameSource) -> list[Finding]:
+def check_layouts(game: Game, source: GameSource, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> list[Finding]:
     """Check that every card can be drawn: art files named in ``path`` cells exist inside the game
     folder, the layouts file loads, every face and back a deck names is defined, and one card of
     each layout draws without a template, colour or art error (rule ids ``layout.*``). The full
@@ -60,7 +61,7 @@ def check_layouts(game: Game, source: GameSource) -> list[Finding]:
                                                hint="layouts: " + ", ".join(sorted(layouts.layouts))))
     if any(f.severity == "error" for f in findings):
         return findings
-    renderer = Renderer(layouts, game.path)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
     c = new_canvas(io.BytesIO(), paper("a4"), scratch=True)  # a trial drawing, never saved
     seen: set[str] = set()
     try:

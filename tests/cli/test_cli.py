@@ -128,3 +128,66 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     assert "cards/leaf (copy 1 of 2): image 'art/leaf.png' not found" in result.stderr
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
     assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []
+
+
+# -- every command that loads a game reads it the same way ------------------------------------
+
+
+def _cp1252_game(tmp_path):
+    """The tiny game with its table saved as Windows-1252 (an 'é' in a title)."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    game = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game)
+    csv = game / "cards.csv"
+    csv.write_bytes(csv.read_text(encoding="utf-8").replace("Leaf", "Feuillé").encode("cp1252"))
+    (game / "templates" / "rulebook.md.j2").write_text("# {{ game.title }}\n\n{{ tables.cards[1].title }}\n",
+                                                       encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize("command", [["list"], ["check"], ["build", "--no-contact-sheets"], ["rulebook"],
+                                     ["export", "-t", "dtc"]])
+def test_every_command_reads_tables_with_the_encoding_given(command, tmp_path):
+    game = _cp1252_game(tmp_path)
+    out = ["-o", str(tmp_path / "out")] if command[0] in ("build", "rulebook", "export") else []
+    refused = pnp(*command, str(game), *out)
+    assert refused.returncode != 0 and "is not valid utf-8" in refused.stdout + refused.stderr
+    result = pnp(*command, str(game), *out, "--encoding", "cp1252", "--delimiter", ",")
+    assert result.returncode == 0, result.stdout + result.stderr
+    if command[0] == "rulebook":
+        from pypdf import PdfReader
+
+        text = PdfReader(tmp_path / "out" / "tiny" / "tiny-rulebook.pdf").pages[0].extract_text()
+        assert "Feuillé" in text
+
+
+def _game_with_art(tmp_path, px: int):
+    """The tiny game whose action cards show a px x px PNG, and a board drawing it too."""
+    import shutil
+
+    from PIL import Image
+
+    from conftest import FIXTURES
+
+    game = tmp_path / "art-game"
+    shutil.copytree(FIXTURES / "tiny", game)
+    (game / "art").mkdir()
+    Image.new("RGB", (px, px), (200, 40, 40)).save(game / "art" / "big.png")
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8") + '\n[layouts.action.boxes.art]\ntype = "image"\n'
+                       'image = "art/big.png"\nx = "5mm"\ny = "5mm"\nwidth = "20mm"\nheight = "20mm"\n',
+                       encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize("command", [["check"], ["build", "--no-contact-sheets"], ["export", "-t", "tgc"]])
+def test_every_command_that_draws_honours_max_image_pixels(command, tmp_path):
+    game = _game_with_art(tmp_path, 400)
+    out = ["-o", str(tmp_path / "out")] if command[0] != "check" else []
+    assert pnp(*command, str(game), *out).returncode == 0
+    result = pnp(*command, str(game), *out, "--max-image-pixels", "10000")
+    said = result.stdout + result.stderr
+    assert result.returncode != 0 and "400 x 400 = 160,000 pixels, more than the limit of 10,000" in said, said

@@ -400,3 +400,19 @@ def test_ars_alchimia_board_has_its_16_spots_and_four_player_boards(bundled):
     assert "TOWNSQUARE" in squeezed
     boards = [p for p in pdf.pages[-4:] if "ALCHEMIST'S WORKSHOP" in (p.extract_text() or "")]
     assert len(boards) == game.components["player_board"].copies == 4
+
+
+def test_board_art_over_the_pixel_limit_is_refused(tmp_path):
+    from PIL import Image
+
+    art = BOARDS + '\n[layouts.small.boxes.art]\ntype = "image"\nimage = "art/map.png"\narea = "trim"\n'
+    game_dir = make_game(tmp_path, boards=art)
+    (game_dir / "art").mkdir()
+    Image.new("RGB", (300, 200), (10, 90, 40)).save(game_dir / "art" / "map.png")
+    game = load_game(game_dir, "bt")
+    source = GameSource(game_dir, "bt", game_dir / "templates", "bt/templates")
+    assert build_boards(game, source, tmp_path / "ok", SheetOptions()).files
+    with pytest.raises(BuildError) as caught:
+        build_boards(game, source, tmp_path / "refused", SheetOptions(), max_image_pixels=50_000)
+    assert "'art/map.png' is 300 x 200 = 60,000 pixels, more than the limit of 50,000" in caught.value.message
+    assert not (tmp_path / "refused").exists()

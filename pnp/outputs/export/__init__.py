@@ -25,6 +25,7 @@ from ...core.suggest import did_you_mean
 from ...design.layouts import LayoutSet, game_layouts
 from ...model.game import Game
 from ...model.pieces import card_instances
+from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings
 from ...render.renderer import Renderer
 from ..base import BuildResult, OutputJob, Stage
@@ -40,14 +41,15 @@ __all__ = ["ExportOutput", "ProfileError", "bundled_profiles", "card_page", "exp
 
 
 def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
-                url_prefix: str | None = None) -> BuildResult:
+                url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
     """Export every deck of ``game`` for ``target`` (a profile name or a path to a profile
     TOML file) into ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
 
     Writes the target's files, ``manifest.csv`` and ``manifest.json``; files a previous export
     of this target listed and this one does not are removed. ``jobs`` is how many processes
     rasterise PNGs (default: up to 2); ``url_prefix`` overrides a Tabletop Simulator profile's
-    image URLs. Returns a BuildResult: files written, findings (drawing, colour conversion,
+    image URLs. Art over ``max_image_pixels`` pixels is refused (None lifts the limit). Returns a
+    BuildResult: files written, findings (drawing, colour conversion,
     safe zone), ``cards`` (card instances) and ``sheets`` (files holding cards). Raises
     ProfileError, BuildError or LayoutError; on an error no file is written.
     """
@@ -59,7 +61,7 @@ def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, j
     if profile.color == "cmyk":
         converter = InkConverter(_palette_overrides(profile, game), profile.name)
     renderer = Renderer(layouts, game.path, min_text_size=profile.min_text_size,
-                        color_convert=converter.convert if converter else None)
+                        color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels)
     if converter is not None:
         converter.art_name = renderer.art_name
     job = ExportJob(game, layouts, profile, folder, renderer, converter, signatures=Signatures(layouts))
@@ -124,7 +126,8 @@ class ExportOutput:
         stages = []
         for target in manifest_targets(job.game):
             def run(target: str = target) -> BuildResult:
-                return export_game(job.game, game_layouts(job.game, job.source), target, job.out_dir)
+                return export_game(job.game, game_layouts(job.game, job.source), target, job.out_dir,
+                                   max_image_pixels=job.settings.max_image_pixels)
 
             stages.append(Stage(f"export {target}", inputs, run))
         return stages

@@ -25,6 +25,7 @@ from ...core.findings import Finding
 from ...core.units import MM
 from ...geometry.booklet import BOOKLET_PAGES, booklet_page, booklet_sheet
 from ...model.game import Game
+from ...render.art import DEFAULT_MAX_PIXELS
 from ...model.games import GameSource
 from ..base import BuildResult, OutputJob, Stage
 from .booklet import impose_booklet
@@ -51,8 +52,8 @@ class Rulebook:
     findings: list[Finding] = field(default_factory=list)
 
 
-def render_rulebook(game: Game, source: GameSource, paper: str = "letter",
-                    booklet: bool = False) -> Rulebook:
+def render_rulebook(game: Game, source: GameSource, paper: str = "letter", booklet: bool = False,
+                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> Rulebook:
     """Render a game's rulebook to PDF bytes (nothing is written).
 
     Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
@@ -73,7 +74,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter",
         view = PageView(paper=name, booklet=is_booklet, width_mm=round(page_size.width / MM, 1),
                         height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
         rendered = template.render(view)
-        resolver = ImageResolver(template, source.templates_dir, display)
+        resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels)
         results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
                                     resolver=resolver, display=display, outer_numbers=is_booklet))
     findings = list(results[0].findings)
@@ -87,8 +88,8 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter",
     return book
 
 
-def build_rulebook(game: Game, source: GameSource, out_dir: Path,
-                   paper: str, booklet: bool):
+def build_rulebook(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
+                   max_image_pixels: int | None = DEFAULT_MAX_PIXELS):
     """Build a game's rulebook into ``out_dir``: ``<game>-rulebook.pdf`` (single pages on
     ``paper``) and, with ``booklet``, ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for
     duplex short-edge printing).
@@ -106,7 +107,7 @@ def build_rulebook(game: Game, source: GameSource, out_dir: Path,
                                        "no rulebook template; no rulebook built",
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result
-    book = render_rulebook(game, source, paper, booklet)
+    book = render_rulebook(game, source, paper, booklet, max_image_pixels)
     outputs = [(out_dir / f"{game.id}-rulebook.pdf", book.single.pdf)]
     if book.booklet is not None:
         outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
@@ -126,6 +127,7 @@ class RulebookOutput:
     def stages(self, job: OutputJob) -> list[Stage]:
         def run() -> BuildResult:
             paper = "a4" if job.settings.sheet.paper.startswith("a") else "letter"
-            return build_rulebook(job.game, job.source, job.out_dir, paper, booklet=False)
+            return build_rulebook(job.game, job.source, job.out_dir, paper, booklet=False,
+                                  max_image_pixels=job.settings.max_image_pixels)
 
         return [Stage("rulebook", job.data_files() + job.template_files() + job.font_files(), run)]

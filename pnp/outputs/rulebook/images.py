@@ -13,6 +13,7 @@ from ...core.findings import Finding
 from ...core.units import Size
 from ...model.context import piece_context
 from ...model.pieces import Piece
+from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.preflight import low_resolution
 from ...render.renderer import Renderer
 from .markup import RulebookError
@@ -211,10 +212,11 @@ class ImageResolver:
     card of the game; any other target is a PNG, JPEG or SVG file relative to the templates
     folder (it must stay inside the templates folder or the game folder)."""
 
-    def __init__(self, template, base: Path | None, display: str):
+    def __init__(self, template, base: Path | None, display: str, max_image_pixels: int | None = DEFAULT_MAX_PIXELS):
         self.template = template
         self.base = base
         self.display = display
+        self.max_image_pixels = max_image_pixels
         self._renderer = None
         self._cache: dict[str, ImageItem] = {}
 
@@ -238,7 +240,7 @@ class ImageResolver:
                                 hint="draw cards with {{ card('component', 'row-id') }}")
         layout = comp.back_of(row) if side == "back" else comp.layout_of(row)
         if self._renderer is None:
-            self._renderer = Renderer(t.load_layouts(), t.game.path)
+            self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels)
         piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
         return CardItem(self._renderer, piece, comp.card_size)
 
