@@ -73,16 +73,10 @@ GUARDED_FILTERS = ("center", "indent", "wordwrap", "truncate", "format", "batch"
 """Built-in filters whose numeric arguments are held to TEMPLATE_LIMIT."""
 
 
-def sandbox(*, limits: bool = True, **options: Any):
-    """A new sandboxed Jinja2 environment with ``options`` (Jinja2's Environment keywords).
-
-    With ``limits`` (the default), ``*`` and ``**``, every call, ``range`` and the filters of
-    :data:`GUARDED_FILTERS` refuse values over :data:`TEMPLATE_LIMIT`, and ``lipsum`` is gone.
-    """
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    if not limits:
-        return ImmutableSandboxedEnvironment(**options)
+def sandbox(**options: Any):
+    """A new sandboxed Jinja2 environment with ``options`` (Jinja2's Environment keywords), in
+    which ``*`` and ``**``, every call, ``range`` and the filters of :data:`GUARDED_FILTERS`
+    refuse values over :data:`TEMPLATE_LIMIT`, and ``lipsum`` is gone."""
     env = _limited_sandbox()(**options)
     env.globals.pop("lipsum", None)
     env.globals["range"] = lambda *a: range(*[_limited(x, "the range bound") for x in a])

@@ -17,6 +17,8 @@ from ..core.errors import BuildError
 
 DEFAULT_MAX_PIXELS = 89_478_485
 """Pillow's own default limit (about 0.25 GB of 24-bit pixels)."""
+PRINT_DPI = 300
+"""The resolution print art needs at its placed size (print-specs.md §2); below it is a finding."""
 
 
 def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):

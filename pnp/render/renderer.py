@@ -20,7 +20,7 @@ from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import template_names
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
 from ..model.pieces import Piece
-from .art import DEFAULT_MAX_PIXELS
+from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import register
 
@@ -36,7 +36,7 @@ class Renderer:
 
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
                  color_convert: Callable[[str, str], Any] | None = None,
-                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = 300):
+                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.

@@ -407,3 +407,84 @@ def test_changed_cost_in_the_csv_changes_the_rulebook(aa_build, tmp_path):
     after = "\n".join(page_texts(result.files[0]))
     assert re.search(r"^Aqueduct 3 H \+ O 4 H2O$", after, re.M)
     assert not re.search(r"^Aqueduct 2 H \+ O", after, re.M)
+
+
+# -- pictures are read as card art is read -------------------------------------------------------
+
+
+def _build(game_dir, tdir, out, **kwargs):
+    game = load_game(game_dir, "tiny")
+    return build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), out, "letter", False, **kwargs)
+
+
+def test_a_rotated_photo_is_placed_upright(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![photo](photo.jpg \"60mm\")\n")
+    image = Image.new("RGB", (600, 300), (30, 90, 200))
+    exif = image.getexif()
+    exif[0x0112] = 6  # the camera was turned: show the picture rotated 90° clockwise
+    image.save(tdir / "photo.jpg", exif=exif, dpi=(300, 300))
+    result = _build(game_dir, tdir, tmp_path / "out")
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+        width, height = im["x1"] - im["x0"], im["bottom"] - im["top"]
+        assert abs(width - 60 * MM) < TOL and abs(height - 120 * MM) < TOL  # portrait, as the photo is seen
+
+
+def test_a_16_bit_png_is_placed(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![grey](grey.png \"30mm\")\n")
+    Image.new("I;16", (300, 300), 40000).save(tdir / "grey.png")
+    result = _build(game_dir, tdir, tmp_path / "out")
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+        assert abs((im["x1"] - im["x0"]) - 30 * MM) < TOL
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(str(result.files[0]))[0]
+    bitmap = page.render(scale=1).to_pil().convert("L")
+    centre = bitmap.getpixel((int((im["x0"] + im["x1"]) / 2), int((im["top"] + im["bottom"]) / 2)))
+    assert 145 <= centre <= 165  # 40000 / 65535 of white, not black or noise
+
+
+def test_rulebook_art_over_the_pixel_limit_is_refused_at_the_template(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![map](map.png)\n")
+    Image.new("RGB", (500, 400), (0, 0, 0)).save(tdir / "map.png")
+    assert _build(game_dir, tdir, tmp_path / "ok").files
+    with pytest.raises(RulebookError) as caught:
+        _build(game_dir, tdir, tmp_path / "out", max_image_pixels=100_000)
+    assert caught.value.location.file == "tiny/templates/rulebook.md.j2"
+    assert "'map.png' is 500 x 400 = 200,000 pixels, more than the limit of 100,000" in caught.value.message
+    assert not (tmp_path / "out").exists()
+
+
+def test_rulebook_svg_is_checked_like_card_art(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![logo](logo.svg \"20mm\")\n")
+    (tdir / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><filter id="f"/>'
+        '<rect width="100" height="100" fill="#336699" filter="url(#f)"/></svg>', encoding="utf-8")
+    result = _build(game_dir, tdir, tmp_path / "out")
+    unsupported = [f for f in result.findings if f.rule == "preflight.svg-unsupported"]
+    assert unsupported and all(f.location == "tiny/templates/rulebook.md.j2" for f in unsupported)
+    assert any("filter" in f.message for f in unsupported)
+    (tdir / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+        '<image xlink:href="../../../../etc/hostname" width="10" height="10"/></svg>', encoding="utf-8")
+    with pytest.raises(RulebookError, match="outside the game folder"):
+        _build(game_dir, tdir, tmp_path / "out2")
+
+
+@pytest.mark.parametrize("expression, words", [
+    ("range(100000) | list | length", "the number 100000 is larger than templates allow"),
+    ("'ab' * 20000", "a string or list of 40000 items is longer than templates allow"),
+    ("2 ** 100", "the result"),
+])
+def test_rulebook_templates_have_the_layout_sandbox_limits(tmp_path, expression, words):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n{{ " + expression + " }}\n")
+    with pytest.raises(RulebookError) as caught:
+        _build(game_dir, tdir, tmp_path / "out")
+    assert words in caught.value.message and caught.value.location.line == 3

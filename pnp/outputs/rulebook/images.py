@@ -8,13 +8,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...core.errors import Location
+from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...model.context import piece_context
 from ...model.pieces import Piece
-from ...render.art import DEFAULT_MAX_PIXELS
-from ...render.preflight import low_resolution
+from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, load_raster, load_svg
+from ...render.preflight import low_resolution, svg_unsupported
 from ...render.renderer import Renderer
 from .markup import RulebookError
 
@@ -58,24 +58,25 @@ class CardItem(ImageItem):
 
 
 class RasterItem(ImageItem):
-    """A PNG or JPEG file; natural size from its pixel size at the DPI stored in the file
-    (300 dpi when it stores none)."""
+    """Raster art read as the cards read it (:func:`pnp.render.art.load_raster`: EXIF rotation
+    applied, 8 bits per channel, refused over ``max_pixels``); natural size from its pixel size
+    at the DPI stored in the file (PRINT_DPI when it stores none). Raises BuildError for art
+    that cannot be read or is too large."""
 
-    def __init__(self, path: Path, label: str):
-        from PIL import Image as PILImage
+    def __init__(self, path: Path, label: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
         from reportlab.lib.utils import ImageReader
 
-        with PILImage.open(path) as im:
-            self.px = im.size
-            dpi = im.info.get("dpi", (300, 300))
+        image = load_raster(path, "image", label, max_pixels)
+        self.px = image.size
+        dpi = image.info.get("dpi", (PRINT_DPI, PRINT_DPI))
         try:
-            dpi_x = float(dpi[0]) or 300.0
-            dpi_y = float(dpi[1]) or 300.0
+            dpi_x = float(dpi[0]) or float(PRINT_DPI)
+            dpi_y = float(dpi[1]) or float(PRINT_DPI)
         except (TypeError, ValueError, IndexError):
-            dpi_x = dpi_y = 300.0
+            dpi_x = dpi_y = float(PRINT_DPI)
         self.width = self.px[0] / dpi_x * 72
         self.height = self.px[1] / dpi_y * 72
-        self.reader = ImageReader(str(path))
+        self.reader = ImageReader(image)
         self.label = label
 
     def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
@@ -83,15 +84,17 @@ class RasterItem(ImageItem):
 
 
 class SvgItem(ImageItem):
-    """An SVG file drawn as vectors (svglib); natural size from the SVG's own size."""
+    """An SVG drawn as vectors, read as the cards read it (:func:`pnp.render.art.load_svg`:
+    links outside ``root`` refused, what the converter skips listed in ``problems``); natural
+    size from the SVG's own size. Raises BuildError for an SVG that cannot be read."""
 
-    def __init__(self, path: Path, label: str):
-        from svglib.svglib import svg2rlg
-
-        drawing = svg2rlg(str(path))
-        if drawing is None or not drawing.width or not drawing.height:
-            raise ValueError(f"{label}: the SVG has no size or cannot be read")
+    def __init__(self, path: Path, label: str, root: Path):
+        art = load_svg(path, "image", label, root)
+        drawing = art.drawing
+        if not drawing.width or not drawing.height:
+            raise BuildError(f"image: {label!r} has no size", hint="give the SVG a width and height (or a viewBox)")
         self.drawing = drawing
+        self.problems = art.problems
         self.width, self.height = float(drawing.width), float(drawing.height)
 
     def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
@@ -197,10 +200,11 @@ def image_flow_class():
                     im.item.draw(self.canv, x, y - line_h + (line_h - h) / 2, w, h)
                     if isinstance(im.item, RasterItem) and self.findings is not None:
                         dpi = im.item.px[0] / (w / 72)
-                        if dpi < 299.5:
+                        if dpi < PRINT_DPI - 0.5:
                             self.findings.append(low_resolution(
-                                self.where, im.label, dpi, 300, here=False,
-                                hint=f"supply at least {int(w / 72 * 300 + 0.999)} px across, or ask for a smaller width"))
+                                self.where, im.label, dpi, PRINT_DPI, here=False,
+                                hint=f"supply at least {int(w / 72 * PRINT_DPI + 0.999)} px across, "
+                                "or ask for a smaller width"))
                     x += w + self.gap
                 y -= line_h + self.gap
 
@@ -217,6 +221,8 @@ class ImageResolver:
         self.base = base
         self.display = display
         self.max_image_pixels = max_image_pixels
+        self.findings: list[Finding] = []
+        """What reading the pictures found (SVG features the converter skips)."""
         self._renderer = None
         self._cache: dict[str, ImageItem] = {}
 
@@ -263,9 +269,12 @@ class ImageResolver:
         suffix = path.suffix.lower()
         try:
             if suffix == ".svg":
-                return SvgItem(path, src)
+                root = self.base.resolve() if self.base.resolve() in path.parents else allowed[-1]
+                item = SvgItem(path, src, root)
+                self.findings += [svg_unsupported(self.display, src, problem) for problem in item.problems]
+                return item
             if suffix in (".png", ".jpg", ".jpeg"):
-                return RasterItem(path, src)
-        except (OSError, ValueError) as exc:
-            raise RulebookError(f"image {src!r} cannot be read: {exc}", location=where) from None
+                return RasterItem(path, src, self.max_image_pixels)
+        except BuildError as exc:
+            raise RulebookError(exc.message, location=where, hint=exc.hint) from None
         raise RulebookError(f"image {src!r}: {suffix or 'no suffix'} is not a PNG, JPEG or SVG file", location=where)

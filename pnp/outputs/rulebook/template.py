@@ -158,8 +158,7 @@ class _Template:
         from jinja2 import FileSystemLoader
 
         undefined, self._unknown = _undefined_class()
-        env = sandbox(limits=False,
-                      loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
+        env = sandbox(loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
                       auto_reload=False)
         env.concat = lambda parts: Markdown("".join(parts))
