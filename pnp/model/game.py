@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from ..core import units
-from ..core.errors import Location
+from ..core.errors import Location, Problem
 
 COMPONENT_KINDS = ("deck", "board", "tokens", "die", "table", "rulebook")
 """deck: cards; board: a board or player board; tokens: tokens, standees, cubes, workers;
@@ -112,6 +112,28 @@ class Component:
             return sum(row.copies for row in self.rows)
         return self.copies
 
+    def count(self, where: Mapping[str, Any] | None = None) -> int:
+        """How many pieces of this component have the values ``where`` gives, the one meaning of
+        "count" for stated totals, ``rules.toml`` expressions and rulebook templates.
+
+        ``where`` maps a column (or ``id`` or ``copies``) to a value, or to a list or tuple of
+        values any of which matches. Matching rows count their copies when the component has a
+        copies column, else one each. With nothing to filter, every piece in the box; a
+        reference table (kind ``table``), which has no pieces, counts its rows. Raises Problem
+        for a filter on a component without a table.
+        """
+        if not where:
+            if self.kind == "table" and self.table is not None:
+                return sum(row.copies if self.copies_column else 1 for row in self.rows)
+            return self.pieces
+        if self.table is None:
+            raise Problem(f"{self.id} has no table to filter")
+        n = 0
+        for row in self.rows:
+            if all(_matches(_cell(row, col), want) for col, want in where.items()):
+                n += row.copies if self.copies_column else 1
+        return n
+
     def by_id(self) -> dict[str, Row]:
         """Rows keyed by id (only for a component with an id column)."""
         return {row.id: row for row in self.rows if row.id is not None}
@@ -166,18 +188,22 @@ class Game:
         return sum(c.pieces for c in self)
 
     def count(self, total: StatedTotal) -> int:
-        """How many pieces the data holds for a stated total."""
-        comp = self.components[total.component]
-        if not total.where:
-            return comp.pieces
-        n = 0
-        for row in comp.rows:
-            if all(_same(row.get(col), want) for col, want in total.where):
-                n += row.copies if comp.copies_column else 1
-        return n
+        """How many pieces the data holds for a stated total (:meth:`Component.count`)."""
+        return self.components[total.component].count(dict(total.where))
 
 
-def _same(value: Any, want: Any) -> bool:
-    if isinstance(want, bool) or isinstance(value, bool):
-        return value is want or value == want
-    return value == want
+def _cell(row: Row, column: str) -> Any:
+    """A row's value of ``column``; ``id`` and ``copies`` are the row's own when no column has
+    that name."""
+    if column in row.values:
+        return row.values[column]
+    if column == "id":
+        return row.id
+    if column == "copies":
+        return row.copies
+    return None
+
+
+def _matches(value: Any, want: Any) -> bool:
+    return value == want or (isinstance(want, (list, tuple)) and not isinstance(value, (list, tuple))
+                             and value in want)

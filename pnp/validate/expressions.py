@@ -16,7 +16,7 @@ from typing import Any
 from ..core.errors import Problem, explain
 from ..core.suggest import did_you_mean
 from ..model.cost import Term, parse_cost
-from ..model.game import Game, Row
+from ..model.game import Component, Game, Row
 
 MAX_RANGE = 10_000
 """Most numbers ``range()`` may give in an expression."""
@@ -179,11 +179,16 @@ class Evaluator:
         data.setdefault("copies", row.copies)
         return Record(data)
 
+    @staticmethod
+    def _check_columns(comp: Component, where: dict) -> None:
+        for col in where:
+            if col not in comp.columns and col not in ("id", "copies"):
+                raise ValueError(f"{col!r} is not a column of {comp.id}")
+
     def _match(self, cid: str, where: dict) -> list[tuple[Row, Record]]:
         comp = self.game.components.get(cid)
-        for col in where:
-            if comp is not None and col not in comp.columns and col not in ("id", "copies"):
-                raise ValueError(f"{col!r} is not a column of {cid}")
+        if comp is not None:
+            self._check_columns(comp, where)
         return [(r, rec) for r, rec in self.records(cid)
                 if all(unwrap(rec[c]) == v or (isinstance(v, (list, tuple)) and unwrap(rec[c]) in v)
                        for c, v in where.items())]
@@ -193,19 +198,14 @@ class Evaluator:
         return [rec for _, rec in self._match(component, where)]
 
     def count(self, component: str, **where: Any) -> int:
-        """count("workers", player_colour="blue"): pieces as stated totals count them: the sum of
-        the copies column; without one, one per row that matches, or the component's ``copies``
-        when nothing filters (a board whose table lists its spaces is one piece)."""
+        """count("workers", player_colour="blue"): pieces as stated totals and rulebook
+        templates count them (:meth:`pnp.model.game.Component.count`)."""
         comp = self.game.components.get(component)
         if comp is None:
             raise ValueError(f"no component {component!r}")
-        if comp.table is None:
-            if where:
-                raise ValueError(f"{component} has no table to filter")
-            return comp.copies
-        if not where and not comp.copies_column and comp.kind != "table":
-            return comp.copies  # a board with a table of spaces: the table describes one piece
-        return sum(r.copies if comp.copies_column else 1 for r, _ in self._match(component, where))
+        if comp.table is not None:
+            self._check_columns(comp, where)
+        return comp.count(where)
 
     def lookup(self, component: str, id: str) -> Record | None:
         """lookup("insignias", insignia): the row with that id, or None."""

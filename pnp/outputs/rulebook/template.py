@@ -185,22 +185,16 @@ class _Template:
         return Markdown(f"\n\n{marker}\n\n")
 
     def count(self, component: str, **where: Any) -> int:
-        """Pieces of ``component`` (copies summed) whose columns equal ``where``; rows when the
-        component has no copies column; every piece when ``where`` is empty."""
+        """Pieces of ``component`` whose columns equal ``where``, as stated totals and
+        ``rules.toml`` count them (:meth:`pnp.model.game.Component.count`)."""
         comp = self._component(component)
         for col in where:
-            if col not in comp.columns:
+            if col not in comp.columns and col not in ("id", "copies"):
                 close = close_match(col, comp.columns)
                 raise Problem(f"count({component!r}, {col}=...): {comp.table_display or component} "
                               f"has no column {col!r}",
                               hint=f"did you mean {close!r}?" if close else "columns: " + ", ".join(comp.columns))
-        if not where:
-            return comp.pieces
-        n = 0
-        for row in comp.rows:
-            if all(row.get(col) == want for col, want in where.items()):
-                n += row.copies if comp.copies_column else 1
-        return n
+        return comp.count(where)
 
     def card(self, component: str, row: str, width: str | None = None, side: str = "face") -> Markdown:
         """Markdown image syntax for one card of a deck drawn with the game's own layouts:
