@@ -15,7 +15,7 @@ from pnp.design.elements import COMMON_KEYS, ELEMENT_SPECS, ElementSpec
 from pnp.model.games import GameSource
 from pnp.model.readers import READERS
 from pnp.outputs import OUTPUTS
-from pnp.outputs.export.profiles import _KEYS as PROFILE_KEYS
+from pnp.outputs.export.profiles import PROFILE_KEYS
 from pnp.outputs.export.profiles import OUTPUTS as OUTPUT_KINDS
 from pnp.outputs.export.writers import WRITERS
 from pnp.render.elements import ELEMENTS

@@ -15,9 +15,12 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union
 
-from ..core.errors import LayoutError, Location
+from msgspec import Meta, Struct
+
+from ..core.errors import LayoutError
+from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
 from ..core.units import parse_length
 from ..model.game import Game
@@ -112,10 +115,16 @@ class LayoutSet:
     """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
+    files: dict[str, TomlFile] = field(default_factory=dict, repr=False, compare=False)
+    """``layouts.NAME`` / ``icons.NAME`` -> the file that defines it (boards.toml can draw the
+    layouts and icons of layouts.toml)."""
 
     def error(self, key: str | None, message: str, hint: str | None = None) -> LayoutError:
-        """A LayoutError located at ``key`` (a dotted key of this file; None for the file)."""
-        return _error(self.display, key, message, hint)
+        """A LayoutError located at ``key`` (a dotted key such as ``layouts.card.boxes.title.fill``;
+        None for the file), in the file that defines that layout or icon, with its line."""
+        parts = (key or "").split(",")[0].split(".")
+        file = self.files.get(".".join(parts[:2])) or self.files.get("") or TomlFile(self.display)
+        return _error(file, key, message, hint)
 
     def get(self, name: str, where: str) -> Layout:
         """The layout called ``name``; ``where`` says who asked (for the error)."""
@@ -125,20 +134,52 @@ class LayoutSet:
         return self.layouts[name]
 
 
-def _error(display: str, key: str | None, message: str, hint: str | None = None) -> LayoutError:
-    """A LayoutError in the layouts file ``display``, at dotted ``key`` (None: the file)."""
-    return LayoutError(message, location=Location(display, column_name=key), hint=hint)
+class LayoutsFile(Struct, forbid_unknown_fields=True):
+    """A layouts file (``layouts.toml``, ``boards.toml``): ``[layouts.NAME]`` tables,
+    ``[icons.NAME]`` tables and ``safe_zone``, the inset of ``area = "safe"`` from the trim."""
+
+    layouts: dict[str, Any] = {}
+    icons: dict[str, Any] = {}
+    safe_zone: Union[str, int, float] = "0.125in"
 
 
-def _length(value: Any, display: str, key: str) -> float:
+class IconTable(Struct, forbid_unknown_fields=True):
+    """``[icons.NAME]``: a shape with a label, or an image (see :class:`Icon`)."""
+
+    shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
+    fill: str = "white"
+    stroke: str = "black"
+    label: str = ""
+    label_color: str = "black"
+    font: Literal[tuple(FONT_FILES)] = "sans-bold"  # type: ignore[valid-type]
+    image: Union[str, None] = None
+    label_scale: Annotated[float, Meta(gt=0, le=2)] = 0.5
+
+
+class LayoutTable(Struct, forbid_unknown_fields=True):
+    """``[layouts.NAME]``: the layout it extends, its background and its boxes (each box is
+    checked against its element kind, :mod:`pnp.design.elements`, once inheritance is merged)."""
+
+    extends: Union[str, None] = None
+    background: Any = None
+    description: str = ""
+    boxes: dict[str, Any] = {}
+
+
+def _error(file: TomlFile, key: str | None, message: str, hint: str | None = None) -> LayoutError:
+    """A LayoutError in the layouts ``file``, at dotted ``key`` (None: the file)."""
+    return file.error(key, message, hint, LayoutError)
+
+
+def _length(value: Any, file: TomlFile, key: str) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
         return 0.0
     try:
         length = parse_length(str(value))
     except ValueError as exc:
-        raise _error(display, key, str(exc), hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
+        raise _error(file, key, str(exc), hint="lengths need a unit: 3mm, 0.25in, 9pt") from None
     if not math.isfinite(length) or abs(length) > MAX_LENGTH:
-        raise _error(display, key, f"{value!r} is not a usable length", hint="layout lengths are at most 5 m")
+        raise _error(file, key, f"{value!r} is not a usable length", hint="layout lengths are at most 5 m")
     return length
 
 
@@ -156,29 +197,29 @@ _NUMBERS = {"size": (0.5, 1000.0), "min_size": (0.5, 1000.0), "leading": (0.5, 5
 _NOT_NEGATIVE = ("stroke_width", "radius", "icon_size", "spacing")
 
 
-def _check_settings(props: dict, display: str, key: str) -> None:
+def _check_settings(props: dict, file: TomlFile, key: str) -> None:
     """Refuse setting values of the wrong kind at load time, naming the key."""
     for name, (low, high) in _NUMBERS.items():
         if name in props:
             value = props[name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                     or not low <= value <= high:
-                raise _error(display, f"{key}.{name}",
+                raise _error(file, f"{key}.{name}",
                              f"{name} must be a number from {low:g} to {high:g}, not {value!r}",
                              hint="text sizes are points, written without a unit: size = 12")
     if "size" in props and "min_size" in props and props["min_size"] > props["size"]:
-        raise _error(display, f"{key}.min_size",
+        raise _error(file, f"{key}.min_size",
                      f"min_size {props['min_size']!r} is larger than size {props['size']!r}")
     for name, allowed in _CHOICES.items():
         value = props.get(name)
         if value is not None and not (isinstance(value, str) and ("{{" in value or value in allowed)):
-            raise _error(display, f"{key}.{name}", f"{name} {value!r} is not one of {', '.join(allowed)}",
+            raise _error(file, f"{key}.{name}", f"{name} {value!r} is not one of {', '.join(allowed)}",
                          hint=did_you_mean(value, allowed, cutoff=0.5) or None)
     if "z" in props and (isinstance(props["z"], bool) or not isinstance(props["z"], int)):
-        raise _error(display, f"{key}.z", f"z must be a whole number, not {props['z']!r}")
+        raise _error(file, f"{key}.z", f"z must be a whole number, not {props['z']!r}")
     for name in _NOT_NEGATIVE:
         if isinstance(props.get(name), float) and props[name] < 0:
-            raise _error(display, f"{key}.{name}", f"{name} cannot be negative")
+            raise _error(file, f"{key}.{name}", f"{name} cannot be negative")
 
 
 def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
@@ -190,61 +231,52 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     lengths without units.
     """
     path = template_dir / filename
+    file = TomlFile(display)
     if not path.is_file():
-        raise _error(display, None, f"no {filename}", hint=f"each game's designs live in templates/<game>/{filename}")
+        raise _error(file, None, f"no {filename}", hint=f"each game's designs live in templates/<game>/{filename}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _error(display, None, f"not valid TOML: {exc}") from None
+        raise _error(file, None, f"not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise _error(display, None, f"not UTF-8 text (byte offset {exc.start})",
+        raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
                      hint="save the file as UTF-8") from None
-    for key in data:
-        if key not in ("layouts", "icons", "safe_zone"):
-            raise _error(display, key, f"unknown top-level setting {key!r}",
-                         hint=f"{filename} holds [layouts.*], [icons.*] and safe_zone")
-    safe_zone = _length(data.get("safe_zone", "0.125in"), display, "safe_zone")
-    raw_layouts = data.get("layouts", {})
+    file = TomlFile.of_text(display, text)
+    top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting")
+    safe_zone = _length(top.safe_zone, file, "safe_zone")
+    raw_layouts = top.layouts
     icons = {}
-    if not isinstance(data.get("icons", {}), dict) or not isinstance(data.get("layouts", {}), dict):
-        raise _error(display, None, "icons and layouts must be tables",
-                     hint="write [icons.NAME] and [layouts.NAME] tables")
-    for name, spec in data.get("icons", {}).items():
+    for name, spec in top.icons.items():
         where = f"icons.{name}"
         if not isinstance(spec, dict):
-            raise _error(display, where, f"icon {name!r} must be a table",
+            raise _error(file, where, f"icon {name!r} must be a table",
                          hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
-        unknown = set(spec) - {"shape", "fill", "stroke", "label", "label_color", "font", "image", "label_scale"}
-        if unknown:
-            raise _error(display, where, f"unknown icon setting {sorted(unknown)[0]!r}")
-        for key, value in spec.items():
-            ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2) \
-                if key == "label_scale" else isinstance(value, str)
-            if not ok:
-                raise _error(display, f"{where}.{key}", f"{key} {value!r} has the wrong kind of value",
-                             hint="label_scale is a number from 0 to 2; every other icon setting is text in quotes")
-        if spec.get("shape", "circle") not in SHAPES:
-            raise _error(display, f"{where}.shape", f"shape {spec['shape']!r} is not one of {', '.join(SHAPES)}")
-        if spec.get("font", "sans-bold") not in FONT_FILES:
-            raise _error(display, f"{where}.font", f"unknown font {spec['font']!r}",
-                         hint="fonts: " + ", ".join(FONT_FILES))
-        icons[name] = Icon(name=name, **spec)
+        icon = check(spec, IconTable, file, where, LayoutError, what="icon setting", choices={
+            "shape": lambda value: (f"shape {value!r} is not one of {', '.join(SHAPES)}",
+                                    did_you_mean(value, SHAPES) or None),
+            "font": lambda value: (f"unknown font {value!r}", did_you_mean(value, FONT_FILES, "fonts: "
+                                                                            + ", ".join(FONT_FILES)))})
+        icons[name] = Icon(name=name, **{k: getattr(icon, k) for k in icon.__struct_fields__})
     resolved: dict[str, Layout] = {}
 
     def resolve(name: str, chain: tuple[str, ...]) -> dict:
         if name in chain:
-            raise _error(display, f"layouts.{name}.extends",
+            raise _error(file, f"layouts.{name}.extends",
                          "layouts extend each other in a cycle: " + " -> ".join(chain + (name,)))
         if name not in raw_layouts:
-            raise _error(display, f"layouts.{chain[-1]}.extends",
+            raise _error(file, f"layouts.{chain[-1]}.extends",
                          f"layout {chain[-1]!r} extends {name!r}, which is not defined",
                          hint=did_you_mean(name, raw_layouts) or None)
         spec = raw_layouts[name]
-        if not isinstance(spec, dict) or not isinstance(spec.get("boxes", {}), dict) or \
-                not all(isinstance(b, dict) for b in spec.get("boxes", {}).values()) or \
-                not isinstance(spec.get("extends", ""), str):
-            raise _error(display, f"layouts.{name}", f"layout {name!r} is not laid out as tables",
-                         hint=f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables')
+        shape_hint = f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables'
+        if not isinstance(spec, dict):
+            raise _error(file, f"layouts.{name}", f"layout {name!r} is not laid out as tables", hint=shape_hint)
+        check(spec, LayoutTable, file, f"layouts.{name}", LayoutError, what="layout setting")
+        for bname, bspec in spec.get("boxes", {}).items():
+            if not isinstance(bspec, dict):
+                raise _error(file, f"layouts.{name}.boxes.{bname}", f"box {bname!r} of layout {name!r} is not a table",
+                             hint=shape_hint)
         merged: dict[str, Any] = {"boxes": {}, "origins": {}, "background_origin": name}
         if "extends" in spec:
             parent = resolve(spec["extends"], chain + (name,))
@@ -257,13 +289,10 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                 for bname, bspec in value.items():
                     merged["boxes"].setdefault(bname, {}).update(bspec)
                     merged["origins"].setdefault(bname, {}).update({k: name for k in bspec})
-            elif key in ("extends", "background", "description"):
+            else:  # extends, background, description (the schema allows nothing else)
                 merged[key] = value
                 if key == "background":
                     merged["background_origin"] = name
-            else:
-                raise _error(display, f"layouts.{name}.{key}", f"unknown layout setting {key!r}",
-                             hint="layout settings: extends, background, description, boxes")
         return merged
 
     for name in raw_layouts:
@@ -278,43 +307,44 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             unknown = set(spec) - BOX_KEYS
             if unknown:
                 bad = sorted(unknown)[0]
-                raise _error(display, key, f"unknown box setting {bad!r}", hint=did_you_mean(bad, BOX_KEYS) or None)
+                raise _error(file, key, f"unknown box setting {bad!r}", hint=did_you_mean(bad, BOX_KEYS) or None)
             btype = spec.get("type")
             if btype not in BOX_TYPES:
-                raise _error(display, f"{key}.type", f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}")
+                raise _error(file, f"{key}.type", f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}")
             area = spec.get("area")
             if area not in (None, "trim", "bleed", "safe"):
-                raise _error(display, f"{key}.area", f"area {area!r} is not trim, bleed or safe")
+                raise _error(file, f"{key}.area", f"area {area!r} is not trim, bleed or safe")
             element = ELEMENT_SPECS[btype]
             if area is None:
                 for needed in ("x", "y", "width", "height"):
                     if needed not in spec and (element.sized or needed in ("x", "y")):
-                        raise _error(display, key, f"box {bname!r} needs {needed} (or an area)",
+                        raise _error(file, key, f"box {bname!r} needs {needed} (or an area)",
                                      hint='give x, y, width and height with units, or area = "trim"')
             props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
-            _check_settings(props, display, key)
+            _check_settings(props, file, key)
             for lk in LENGTH_KEYS:
                 if lk in props:
-                    props[lk] = _length(props[lk], display, f"{key}.{lk}")
+                    props[lk] = _length(props[lk], file, f"{key}.{lk}")
             for needed in element.required:
                 if needed not in props:
                     gives = ", ".join(element.required[:-1]) + f" and {element.required[-1]}"
-                    raise _error(display, key, f"{btype} box {bname!r} needs {needed}",
+                    raise _error(file, key, f"{btype} box {bname!r} needs {needed}",
                                  hint=f"a {btype} box gives {gives}; see docs/layouts.md")
             for tk in element.template_lengths:
                 raw = props.get(tk, 0)
                 if not (isinstance(raw, str) and ("{{" in raw or "{%" in raw)):
-                    props[tk] = _length(raw, display, f"{key}.{tk}")
+                    props[tk] = _length(raw, file, f"{key}.{tk}")
             boxes.append(Box(bname, btype,
-                             _length(spec.get("x", 0), display, f"{key}.x"),
-                             _length(spec.get("y", 0), display, f"{key}.y"),
-                             _length(spec.get("width", 0), display, f"{key}.width"),
-                             _length(spec.get("height", 0), display, f"{key}.height"),
+                             _length(spec.get("x", 0), file, f"{key}.x"),
+                             _length(spec.get("y", 0), file, f"{key}.y"),
+                             _length(spec.get("width", 0), file, f"{key}.width"),
+                             _length(spec.get("height", 0), file, f"{key}.height"),
                              area, props, origins))
         boxes.sort(key=lambda b: b.props.get("z", 0))  # stable: equal z keeps the written order
         resolved[name] = Layout(name, merged.get("background"), boxes,
                                 merged.get("background_origin", name))
-    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone)
+    files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, files=files)
 
 
 def game_layouts(game: Game, source: GameSource) -> LayoutSet:
@@ -336,4 +366,5 @@ def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
         cards = load_layouts(folder, source.layouts_display, colors)
         boards.icons = {**cards.icons, **boards.icons}
         boards.layouts = {**cards.layouts, **boards.layouts}
+        boards.files = {**{k: v for k, v in cards.files.items() if k}, **boards.files}
     return boards

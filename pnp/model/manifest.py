@@ -1,248 +1,255 @@
 """Reading a game's manifest, ``game.toml``: the game, its components and their columns, the
 totals the rulebook states and the colour palette (docs/game-format.md).
 
-Every problem raises :class:`pnp.core.errors.ManifestError` naming ``game.toml`` and the dotted
-key, with a hint; nothing is guessed.
+The shape of each table is a declarative schema (:mod:`pnp.core.schema`): the settings it may
+have, their types and defaults. What one setting means for another (a copies column must be a
+declared int column, a deck needs a back) is checked after. Every problem raises
+:class:`pnp.core.errors.ManifestError` naming ``game.toml``, the line and the dotted key, with a
+hint; nothing is guessed.
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union
+
+from msgspec import Meta, Struct
 
 from ..core import units
 from ..core.errors import Location, ManifestError
+from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
 from .cells import COLOR_RE, ID_RE
 from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
 
-
-class _Manifest:
-    """Typed access to the manifest dict that reports errors with the manifest path and key."""
-
-    def __init__(self, path: Path, display: str):
-        self.path = path
-        self.display = display
-
-    def error(self, key: str, message: str, hint: str | None = None) -> ManifestError:
-        return ManifestError(message, location=Location(self.display, column_name=key), hint=hint)
-
-    def get(self, table: dict, key: str, where: str, kind: type | tuple, required: bool = True,
-            default: Any = None) -> Any:
-        if key not in table:
-            if required:
-                raise self.error(f"{where}.{key}" if where else key, f"'{key}' is missing",
-                                 hint=f"add {key} = ... under [{where}]" if where else None)
-            return default
-        value = table[key]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            ok = False
-        else:
-            ok = isinstance(value, kinds)
-        if not ok:
-            names = " or ".join(k.__name__ for k in kinds)
-            raise self.error(f"{where}.{key}" if where else key,
-                             f"'{key}' must be a {names}, not {value!r}")
-        return value
+Scalar = Union[str, int, float, bool]
 
 
-def _parse_column(m: _Manifest, where: str, name: str, spec: Any) -> ColumnSpec:
-    if isinstance(spec, str):
-        spec = {"type": spec}
-    if not isinstance(spec, dict):
-        raise m.error(f"{where}.{name}", f"column {name!r} must be a type name or a table",
-                      hint='write  name = "str"  or  name = { type = "int", min = 0 }')
-    ctype = m.get(spec, "type", f"{where}.{name}", str)
-    if ctype not in COLUMN_TYPES:
-        raise m.error(f"{where}.{name}.type", f"unknown column type {ctype!r}",
-                      hint=did_you_mean(ctype, COLUMN_TYPES, "types: " + ", ".join(COLUMN_TYPES)))
-    known = {"type", "required", "values", "min", "max", "ref", "separator", "description", "item"}
-    for key in spec:
-        if key not in known:
-            raise m.error(f"{where}.{name}.{key}", f"unknown column setting {key!r}",
-                          hint="settings: " + ", ".join(sorted(known)))
-    values = tuple(str(v) for v in m.get(spec, "values", f"{where}.{name}", list, False, []))
-    if ctype == "enum" and not values:
-        raise m.error(f"{where}.{name}.values", f"enum column {name!r} needs its allowed values",
-                      hint='add values = ["red", "green"]')
-    ref = m.get(spec, "ref", f"{where}.{name}", str, False)
-    low = m.get(spec, "min", f"{where}.{name}", (int, float), False)
-    high = m.get(spec, "max", f"{where}.{name}", (int, float), False)
-    if low is not None and high is not None and low > high:
-        raise m.error(f"{where}.{name}.min", f"min {low} is larger than max {high}")
-    if m.get(spec, "separator", f"{where}.{name}", str, False, ";") == "":
-        raise m.error(f"{where}.{name}.separator", "the separator is empty", hint='use separator = ";"')
-    if ctype == "ref" and not ref:
-        raise m.error(f"{where}.{name}.ref", f"ref column {name!r} must name the component it refers to",
-                      hint='add ref = "component-id"')
-    return ColumnSpec(
-        name=name,
-        type=ctype,
-        required=m.get(spec, "required", f"{where}.{name}", bool, False, True),
-        values=values,
-        min=m.get(spec, "min", f"{where}.{name}", (int, float), False),
-        max=m.get(spec, "max", f"{where}.{name}", (int, float), False),
-        ref=ref,
-        separator=m.get(spec, "separator", f"{where}.{name}", str, False, ";"),
-        description=m.get(spec, "description", f"{where}.{name}", str, False, ""),
-    )
+class GameTable(Struct):
+    """``[game]``: the game's id, its title and ``players = [min, max]``."""
+
+    id: str
+    title: str
+    players: list[int]
 
 
-_COMPONENT_KEYS = {
-    "kind", "name", "table", "columns", "id_column", "copies_column", "copies", "card_size",
-    "back", "back_column", "layout", "layout_column", "ignore_columns", "description",
-}
+class ColumnTable(Struct, forbid_unknown_fields=True):
+    """One column of a component's table, written as a table (``{ type = "int", min = 0 }``);
+    a column written as a type name alone (``"str"``) takes every default."""
+
+    type: str
+    required: bool = True
+    values: list[Scalar] = []
+    min: Union[int, float, None] = None
+    max: Union[int, float, None] = None
+    ref: Union[str, None] = None
+    separator: str = ";"
+    description: str = ""
 
 
-def _parse_component(m: _Manifest, game_dir: Path, display_root: str, cid: str,
-                     data: Any) -> Component:
+class ComponentTable(Struct):
+    """``[components.ID]``. Settings this schema does not name are the component's options
+    (a board's ``size``, a token's ``shape``, a die's ``faces`` ...), read by the stage that
+    uses them; a name within a typo of one of these is refused."""
+
+    kind: Literal[COMPONENT_KINDS]  # type: ignore[valid-type]
+    name: str
+    table: Union[str, None] = None
+    columns: dict[str, Any] = {}
+    id_column: Union[str, None] = None
+    copies_column: Union[str, None] = None
+    copies: Annotated[int, Meta(ge=0)] = 1
+    card_size: Union[str, None] = None
+    back: Union[str, None] = None
+    back_column: Union[str, None] = None
+    layout: Union[str, None] = None
+    layout_column: Union[str, None] = None
+    ignore_columns: list[str] = []
+    description: str = ""
+    max_copies: Union[Annotated[int, Meta(ge=1)], None] = None
+
+
+class TotalTable(Struct, forbid_unknown_fields=True):
+    """One ``[[totals]]`` entry: a count the rulebook states, optionally of the rows ``where``
+    some columns have given values."""
+
+    component: str
+    count: int
+    label: str
+    source: str
+    where: dict[str, Scalar] = {}
+
+
+class ManifestFile(Struct):
+    """The whole of game.toml; other top-level tables (``[rules]``, ``[targets]``) are kept for
+    the stages that read them."""
+
+    game: dict[str, Any]
+    components: dict[str, Any]
+    totals: list[Any] = []
+    colors: dict[str, Any] = {}
+
+
+COMPONENT_KEYS = frozenset(ComponentTable.__struct_fields__) - {"max_copies"}
+"""The settings of a component that are not options."""
+_KINDS = ", ".join(COMPONENT_KINDS)
+
+
+def _column(file: TomlFile, where: str, name: str, raw: Any) -> ColumnSpec:
+    key = f"{where}.{name}"
+    if isinstance(raw, str):
+        raw = {"type": raw}
+    if not isinstance(raw, dict):
+        raise file.error(key, f"column {name!r} must be a type name or a table",
+                         'write  name = "str"  or  name = { type = "int", min = 0 }', ManifestError)
+    spec = check(raw, ColumnTable, file, key, ManifestError, what="column setting")
+    if spec.type not in COLUMN_TYPES:
+        raise file.error(f"{key}.type", f"unknown column type {spec.type!r}",
+                         did_you_mean(spec.type, COLUMN_TYPES, "types: " + ", ".join(COLUMN_TYPES)), ManifestError)
+    values = tuple(str(v) for v in spec.values)
+    if spec.type == "enum" and not values:
+        raise file.error(f"{key}.values", f"enum column {name!r} needs its allowed values",
+                         'add values = ["red", "green"]', ManifestError)
+    if spec.min is not None and spec.max is not None and spec.min > spec.max:
+        raise file.error(f"{key}.min", f"min {spec.min} is larger than max {spec.max}", None, ManifestError)
+    if spec.separator == "":
+        raise file.error(f"{key}.separator", "the separator is empty", 'use separator = ";"', ManifestError)
+    if spec.type == "ref" and not spec.ref:
+        raise file.error(f"{key}.ref", f"ref column {name!r} must name the component it refers to",
+                         'add ref = "component-id"', ManifestError)
+    return ColumnSpec(name=name, type=spec.type, required=spec.required, values=values, min=spec.min,
+                      max=spec.max, ref=spec.ref, separator=spec.separator, description=spec.description)
+
+
+def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data: Any) -> Component:
     where = f"components.{cid}"
+
+    def error(key: str, message: str, hint: str | None = None) -> ManifestError:
+        return file.error(key, message, hint, ManifestError)
+
     if not isinstance(data, dict):
-        raise m.error(where, f"component {cid!r} must be a table", hint=f"write [components.{cid}]")
+        raise error(where, f"component {cid!r} must be a table", f"write [components.{cid}]")
     if not ID_RE.match(cid):
-        raise m.error(where, f"component id {cid!r} may hold only letters, digits, '-', '_' and '.'")
-    kind = m.get(data, "kind", where, str)
-    if kind not in COMPONENT_KINDS:
-        raise m.error(f"{where}.kind", f"unknown component kind {kind!r}",
-                      hint="kinds: " + ", ".join(COMPONENT_KINDS))
-    name = m.get(data, "name", where, str)
-    table = m.get(data, "table", where, str, False)
-    columns_raw = m.get(data, "columns", where, dict, False, {})
-    if table and not columns_raw:
-        raise m.error(f"{where}.columns", f"component {cid!r} has a table but declares no columns",
-                      hint=f"add [{where}.columns] with one line per CSV column")
-    if columns_raw and not table:
-        raise m.error(f"{where}.table", f"component {cid!r} declares columns but names no table")
-    columns = {n: _parse_column(m, f"{where}.columns", n, s) for n, s in columns_raw.items()}
-    id_column = m.get(data, "id_column", where, str, False)
-    copies_column = m.get(data, "copies_column", where, str, False)
-    for key, col in (("id_column", id_column), ("copies_column", copies_column),
-                     ("back_column", data.get("back_column")),
-                     ("layout_column", data.get("layout_column"))):
-        if col is not None and col not in columns:
-            raise m.error(f"{where}.{key}", f"{key} {col!r} is not a declared column",
-                          hint=did_you_mean(col, columns) or "declare it under columns")
-    if id_column and columns[id_column].type != "id":
-        raise m.error(f"{where}.columns.{id_column}", f"the id column {id_column!r} must have type \"id\"")
-    if copies_column and columns[copies_column].type != "int":
-        raise m.error(f"{where}.columns.{copies_column}",
-                      f"the copies column {copies_column!r} must have type \"int\"")
-    if kind == "deck" and table and not id_column:
-        raise m.error(f"{where}.id_column", f"deck {cid!r} needs an id column",
-                      hint="ids keep a card's identity when rows move; add an id column")
-    copies = m.get(data, "copies", where, int, False, 1)
-    if copies < 0:
-        raise m.error(f"{where}.copies", "copies cannot be negative")
-    if copies_column and "copies" in data:
-        raise m.error(f"{where}.copies", "give either copies or copies_column, not both")
-    card_size = None
-    size_name = m.get(data, "card_size", where, str, False)
-    if size_name is not None:
-        try:
-            card_size = units.parse_size(size_name, units.CARD_SIZES)
-        except ValueError as exc:
-            raise m.error(f"{where}.card_size", str(exc)) from None
-    elif kind == "deck":
-        raise m.error(f"{where}.card_size", f"deck {cid!r} needs a card_size",
-                      hint='for example card_size = "poker" (63.5 x 88.9 mm) or "63mm x 88mm"')
-    if kind == "deck" and not (data.get("back") or data.get("back_column")):
-        raise m.error(f"{where}.back", f"deck {cid!r} needs a back or a back_column",
-                      hint='name the deck back layout, for example back = "red-back"')
+        raise error(where, f"component id {cid!r} may hold only letters, digits, '-', '_' and '.'")
+    spec = check(data, ComponentTable, file, where, ManifestError,
+                 hints={"kind": "kinds: " + _KINDS, "name": f"add name = ... under [{where}]"},
+                 choices={"kind": lambda value: (f"unknown component kind {value!r}", did_you_mean(
+                     value, COMPONENT_KINDS, "kinds: " + _KINDS))})
     for key in data:
-        if key not in _COMPONENT_KEYS:
-            close = close_match(key, sorted(_COMPONENT_KEYS), cutoff=0.8)
+        if key not in COMPONENT_KEYS:
+            close = close_match(key, sorted(COMPONENT_KEYS), cutoff=0.8)
             if close:  # a misspelt setting would otherwise be kept as an option nobody reads
-                raise m.error(f"{where}.{key}", f"unknown setting {key!r}", hint=f"did you mean {close!r}?")
-    if copies_column is None and "copies" in columns and "copies" not in data:
-        raise m.error(f"{where}.copies_column",
-                      f"{cid!r} declares a column 'copies' but no copies_column, so every row would count once",
-                      hint='add copies_column = "copies", or rename the column if it means something else')
-    for key in ("back_column", "layout_column", "back", "layout"):
-        if key in data and not isinstance(data[key], str):
-            raise m.error(f"{where}.{key}", f"{key} must be a name in quotes, not {data[key]!r}")
-    if "max_copies" in data and (not isinstance(data["max_copies"], int) or isinstance(data["max_copies"], bool)
-                                 or data["max_copies"] < 1):
-        raise m.error(f"{where}.max_copies", f"max_copies must be a whole number of at least 1, not {data['max_copies']!r}")
-    options = {k: v for k, v in data.items() if k not in _COMPONENT_KEYS}
-    ignore = m.get(data, "ignore_columns", where, list, False, [])
-    options["ignore_columns"] = [str(c) for c in ignore]
-    table_path = (game_dir / table) if table else None
-    if table_path is not None:
+                raise error(f"{where}.{key}", f"unknown setting {key!r}", f"did you mean {close!r}?")
+    kind, table = spec.kind, spec.table
+    if table and not spec.columns:
+        raise error(f"{where}.columns", f"component {cid!r} has a table but declares no columns",
+                    f"add [{where}.columns] with one line per CSV column")
+    if spec.columns and not table:
+        raise error(f"{where}.table", f"component {cid!r} declares columns but names no table")
+    columns = {n: _column(file, f"{where}.columns", n, s) for n, s in spec.columns.items()}
+    for key in ("id_column", "copies_column", "back_column", "layout_column"):
+        col = getattr(spec, key)
+        if col is not None and col not in columns:
+            raise error(f"{where}.{key}", f"{key} {col!r} is not a declared column",
+                        did_you_mean(col, columns) or "declare it under columns")
+    if spec.id_column and columns[spec.id_column].type != "id":
+        raise error(f"{where}.columns.{spec.id_column}", f"the id column {spec.id_column!r} must have type \"id\"")
+    if spec.copies_column and columns[spec.copies_column].type != "int":
+        raise error(f"{where}.columns.{spec.copies_column}",
+                    f"the copies column {spec.copies_column!r} must have type \"int\"")
+    if kind == "deck" and table and not spec.id_column:
+        raise error(f"{where}.id_column", f"deck {cid!r} needs an id column",
+                    "ids keep a card's identity when rows move; add an id column")
+    if spec.copies_column and "copies" in data:
+        raise error(f"{where}.copies", "give either copies or copies_column, not both")
+    card_size = None
+    if spec.card_size is not None:
         try:
-            table_path.resolve().relative_to(game_dir.resolve())
-        except ValueError:
-            raise m.error(f"{where}.table", f"table {table!r} is outside the game folder",
-                          hint="keep every table inside the game folder") from None
+            card_size = units.parse_size(spec.card_size, units.CARD_SIZES)
+        except ValueError as exc:
+            raise error(f"{where}.card_size", str(exc)) from None
+    elif kind == "deck":
+        raise error(f"{where}.card_size", f"deck {cid!r} needs a card_size",
+                    'for example card_size = "poker" (63.5 x 88.9 mm) or "63mm x 88mm"')
+    if kind == "deck" and not (spec.back or spec.back_column):
+        raise error(f"{where}.back", f"deck {cid!r} needs a back or a back_column",
+                    'name the deck back layout, for example back = "red-back"')
+    if spec.copies_column is None and "copies" in columns and "copies" not in data:
+        raise error(f"{where}.copies_column",
+                    f"{cid!r} declares a column 'copies' but no copies_column, so every row would count once",
+                    'add copies_column = "copies", or rename the column if it means something else')
+    options = {k: v for k, v in data.items() if k not in COMPONENT_KEYS}
+    options["ignore_columns"] = list(spec.ignore_columns)
+    table_path = (game_dir / table) if table else None
+    if table_path is not None and not table_path.resolve().is_relative_to(game_dir.resolve()):
+        raise error(f"{where}.table", f"table {table!r} is outside the game folder",
+                    "keep every table inside the game folder")
     return Component(
-        id=cid, kind=kind, name=name, table=table_path,
+        id=cid, kind=kind, name=spec.name, table=table_path,
         table_display=f"{display_root}/{table}" if table else None,
-        columns=columns, id_column=id_column, copies_column=copies_column, copies=copies,
-        card_size=card_size, card_size_name=size_name,
-        back=m.get(data, "back", where, str, False), back_column=data.get("back_column"),
-        layout=m.get(data, "layout", where, str, False), layout_column=data.get("layout_column"),
-        options=options,
+        columns=columns, id_column=spec.id_column, copies_column=spec.copies_column, copies=spec.copies,
+        card_size=card_size, card_size_name=spec.card_size, back=spec.back, back_column=spec.back_column,
+        layout=spec.layout, layout_column=spec.layout_column, options=options,
     )
+
+
+def _total(file: TomlFile, i: int, raw: Any, components: dict[str, Component]) -> StatedTotal:
+    where = f"totals[{i}]"
+    if not isinstance(raw, dict):
+        raise file.error(where, "each [[totals]] entry must be a table", None, ManifestError)
+    spec = check(raw, TotalTable, file, where, ManifestError, what="total setting")
+    if spec.component not in components:
+        raise file.error(f"{where}.component", f"no component {spec.component!r}",
+                         did_you_mean(spec.component, components) or None, ManifestError)
+    comp = components[spec.component]
+    for col, want in spec.where.items():
+        if col not in comp.columns:
+            raise file.error(f"{where}.where.{col}", f"{col!r} is not a column of {spec.component!r}",
+                             did_you_mean(col, comp.columns) or None, ManifestError)
+        column = comp.columns[col]
+        kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(column.type, (str,))
+        if isinstance(want, bool) != (bool in kinds) or not isinstance(want, kinds):
+            example = {"int": "3", "float": "2.5", "bool": "true"}.get(column.type, '"red"')
+            article = "an" if column.type[0] in "aeiou" else "a"
+            raise file.error(f"{where}.where.{col}",
+                             f"{col!r} is {article} {column.type} column, so {want!r} would never match",
+                             f"write the value as {article} {column.type}, e.g. {col} = {example}", ManifestError)
+    return StatedTotal(spec.component, spec.count, spec.label, spec.source, tuple(spec.where.items()))
 
 
 def read_manifest(game_dir: Path, display_root: str) -> Game:
     """Read ``game_dir/game.toml`` into a :class:`Game` whose components have no rows yet.
 
     ``display_root`` is how the folder is named in messages. Raises ManifestError naming the
-    key for anything missing, mistyped, unknown or inconsistent.
+    line and key for anything missing, mistyped, unknown or inconsistent.
     """
     manifest_path = game_dir / "game.toml"
-    m = _Manifest(manifest_path, f"{display_root}/game.toml")
+    display = f"{display_root}/game.toml"
     if not manifest_path.is_file():
         raise ManifestError("no game.toml here", location=Location(display_root),
                             hint="a game folder holds game.toml and its CSV tables; see docs/game-format.md")
     try:
-        data = tomllib.loads(manifest_path.read_text(encoding="utf-8-sig"))
+        text = manifest_path.read_text(encoding="utf-8-sig")
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"not valid TOML: {exc}", location=Location(m.display)) from None
+        raise ManifestError(f"not valid TOML: {exc}", location=Location(display)) from None
     except UnicodeDecodeError:
-        raise ManifestError("not UTF-8 text", location=Location(m.display),
-                            hint="save game.toml as UTF-8") from None
-    game_table = m.get(data, "game", "", dict)
-    gid = m.get(game_table, "id", "game", str)
-    if not ID_RE.match(gid):
-        raise m.error("game.id", f"game id {gid!r} may hold only letters, digits, '-', '_' and '.'")
-    players = m.get(game_table, "players", "game", list)
-    if len(players) != 2 or not all(isinstance(p, int) and not isinstance(p, bool) for p in players) \
-            or not 1 <= players[0] <= players[1]:
-        raise m.error("game.players", f"players must be [min, max] with 1 <= min <= max, not {players!r}",
-                      hint="for example players = [2, 4]")
-    comps_raw = m.get(data, "components", "", dict)
-    components = {cid: _parse_component(m, game_dir, display_root, cid, c) for cid, c in comps_raw.items()}
-    totals = []
-    for i, t in enumerate(m.get(data, "totals", "", list, False, [])):
-        where = f"totals[{i}]"
-        if not isinstance(t, dict):
-            raise m.error(where, "each [[totals]] entry must be a table")
-        comp_id = m.get(t, "component", where, str)
-        if comp_id not in components:
-            raise m.error(f"{where}.component", f"no component {comp_id!r}",
-                          hint=did_you_mean(comp_id, components) or None)
-        filt = m.get(t, "where", where, dict, False, {})
-        for col, want in filt.items():
-            if col not in components[comp_id].columns:
-                raise m.error(f"{where}.where.{col}", f"{col!r} is not a column of {comp_id!r}",
-                              hint=did_you_mean(col, components[comp_id].columns) or None)
-            spec = components[comp_id].columns[col]
-            kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(spec.type, (str,))
-            if isinstance(want, bool) != (bool in kinds) or not isinstance(want, kinds):
-                example = {"int": "3", "float": "2.5", "bool": "true"}.get(spec.type, '"red"')
-                raise m.error(f"{where}.where.{col}",
-                              f"{col!r} is a {spec.type} column, so {want!r} would never match",
-                              hint=f"write the value as a {spec.type}, e.g. {col} = {example}")
-        count = m.get(t, "count", where, int)
-        totals.append(StatedTotal(comp_id, count, m.get(t, "label", where, str),
-                                  m.get(t, "source", where, str), tuple(filt.items())))
-    colors = m.get(data, "colors", "", dict, False, {})
-    for name, value in colors.items():
+        raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8") from None
+    file = TomlFile.of_text(display, text)
+    top = check(data, ManifestFile, file, "", ManifestError)
+    game = check(top.game, GameTable, file, "game", ManifestError)
+    if not ID_RE.match(game.id):
+        raise file.error("game.id", f"game id {game.id!r} may hold only letters, digits, '-', '_' and '.'", None,
+                         ManifestError)
+    if len(game.players) != 2 or not 1 <= game.players[0] <= game.players[1]:
+        raise file.error("game.players", f"players must be [min, max] with 1 <= min <= max, not {game.players!r}",
+                         "for example players = [2, 4]", ManifestError)
+    components = {cid: _component(file, game_dir, display_root, cid, c) for cid, c in top.components.items()}
+    totals = [_total(file, i, t, components) for i, t in enumerate(top.totals)]
+    for name, value in top.colors.items():
         if not isinstance(value, str) or not COLOR_RE.match(value):
-            raise m.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
-                          hint='for example red = "#C0392B"')
-    return Game(gid, m.get(game_table, "title", "game", str), game_dir, players[0], players[1],
-                components, totals, data, display_root)
+            raise file.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
+                             'for example red = "#C0392B"', ManifestError)
+    return Game(game.id, game.title, game_dir, game.players[0], game.players[1], components, totals, data,
+                display_root)

@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
-from ..core.errors import Location, Problem
+from msgspec import Struct
+
+from ..core.errors import Location, PnpError, Problem
+from ..core.schema import TomlFile, check
 from ..core.findings import SEVERITIES, Finding
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import line_of, toml_key_lines
@@ -26,12 +29,6 @@ RULES_FILE = "rules.toml"
 
 COMMON_KEYS = {"id", "kind", "severity", "source", "message", "hint", "conflicts_with",
                "aggregate", "description"}
-
-
-SUPPLY_KEYS = {"component", "where", "count", "names", "any_name", "when", "label", "draw"}
-
-
-COST_KEYS = {"component", "column", "names", "source", "each_name_once", "ordered", "label"}
 
 
 TOP_KEYS = {"names", "costs", "rule", "analysis"}
@@ -225,25 +222,55 @@ def _resolve_names(game: Game, name: str, spec: Any) -> list[str]:
     return out
 
 
-def _read_cost(game: Game, book: RuleBook, i: int, spec: dict) -> CostSpec:
+class CostTable(Struct, forbid_unknown_fields=True):
+    """One ``[[costs]]`` entry: the column holding costs, the vocabularies (``[names]``) its
+    names come from, the rulebook section, and the optional checks of repeats and order."""
+
+    component: str
+    column: str
+    names: Union[list[str], str]
+    source: str
+    each_name_once: bool = False
+    ordered: bool = False
+    label: str = ""
+
+
+class SupplyEntry(Struct, forbid_unknown_fields=True):
+    """One entry of a ``supply`` or ``draws`` list (docs/validation.md): a set of pieces."""
+
+    component: str
+    where: Union[str, None] = None
+    count: Union[str, int, None] = None
+    names: list[str] = []
+    any_name: bool = False
+    when: Union[str, None] = None
+    label: Union[str, None] = None
+    draw: Union[str, int, None] = None
+
+
+COST_KEYS = frozenset(CostTable.__struct_fields__)
+SUPPLY_KEYS = frozenset(SupplyEntry.__struct_fields__)
+
+
+def _schema(book: RuleBook, data: Any, schema: type, key: str, what: str):
+    """``data`` checked against ``schema``; a violation is a Problem at its key (and line)."""
+    try:
+        return check(data, schema, TomlFile(book.display, book.lines), key, what=what)
+    except PnpError as exc:
+        raise Problem(exc.message, hint=exc.hint, key=exc.location.column_name or key) from None
+
+
+def _read_cost(game: Game, book: RuleBook, i: int, raw: dict) -> CostSpec:
     key = f"costs[{i}]"
-    for k in spec:
-        if k not in COST_KEYS:
-            raise Problem(f"unknown key {k!r} in a [[costs]] entry", key=f"{key}.{k}",
-                          hint=did_you_mean(k, COST_KEYS, "keys: " + ", ".join(sorted(COST_KEYS))))
-    for k in ("component", "column", "names", "source"):
-        if k not in spec:
-            raise Problem(f"this [[costs]] entry has no {k!r}", key=key)
-    comp = _component(game, spec["component"], f"{key}.component")
-    _column(comp, spec["column"], f"{key}.column")
-    names = spec["names"] if isinstance(spec["names"], list) else [spec["names"]]
+    spec = _schema(book, raw, CostTable, key, "[[costs]] key")
+    comp = _component(game, spec.component, f"{key}.component")
+    _column(comp, spec.column, f"{key}.column")
+    names = spec.names if isinstance(spec.names, list) else [spec.names]
     for n in names:
         if n not in book.names:
             raise Problem(f"no name list {n!r} in [names]", key=f"{key}.names",
                           hint=did_you_mean(n, book.names) or "declare it under [names]")
-    return CostSpec(comp.id, spec["column"], names, str(spec["source"]), i,
-                    bool(spec.get("each_name_once", False)), bool(spec.get("ordered", False)),
-                    str(spec.get("label", "")))
+    return CostSpec(comp.id, spec.column, names, spec.source, i, spec.each_name_once, spec.ordered, spec.label)
 
 
 def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
@@ -287,12 +314,9 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
             if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
                 raise Problem(f"rule {rid}: {k} must be a list of tables", key=f"{key}.{k}",
                               hint=f'{k} = [{{ component = "cards", names = ["symbol"] }}]')
-            for e in entries:
-                for ek in e:
-                    if ek not in SUPPLY_KEYS:
-                        raise Problem(f"rule {rid}: unknown key {ek!r} in {k}", key=f"{key}.{k}",
-                                      hint="keys: " + ", ".join(sorted(SUPPLY_KEYS)))
-                _component(game, e.get("component"), f"{key}.{k}")
+            for n, e in enumerate(entries):
+                entry = _schema(book, e, SupplyEntry, f"{key}.{k}[{n}]", f"key of {k}")
+                _component(game, entry.component, f"{key}.{k}")
     for k in rule_kind.name_maps:
         if k not in params:
             continue

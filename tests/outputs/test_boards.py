@@ -416,3 +416,48 @@ def test_board_art_over_the_pixel_limit_is_refused(tmp_path):
         build_boards(game, source, tmp_path / "refused", SheetOptions(), max_image_pixels=50_000)
     assert "'art/map.png' is 300 x 200 = 60,000 pixels, more than the limit of 50,000" in caught.value.message
     assert not (tmp_path / "refused").exists()
+
+
+def test_an_error_in_a_card_icon_drawn_on_a_board_names_the_card_layouts_file(tmp_path):
+    import shutil
+
+    from conftest import FIXTURES
+
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    manifest = game_dir / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + '\n[components.board]\nkind = "board"\n'
+                        'name = "Board"\nsize = "100mm x 100mm"\nlayout = "plain"\n', encoding="utf-8")
+    (game_dir / "templates" / "boards.toml").write_text(
+        '[layouts.plain.boxes.legend]\ntype = "text"\ntext = "Burn :fire: here"\narea = "trim"\n', encoding="utf-8")
+    layouts = game_dir / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8").replace('fill = "red"', 'fill = "{{ heat }}"', 1),
+                       encoding="utf-8")
+    game = load_game(game_dir, "tiny")
+    with pytest.raises(LayoutError) as caught:
+        build_boards(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"), tmp_path / "out",
+                     SheetOptions())
+    assert caught.value.render().startswith("tiny/templates/layouts.toml:3 (icons.fire.fill): 'heat' is undefined")
+
+
+@pytest.mark.parametrize("boards, expected", [
+    ('[icons.star]\nshape = "sta"\n', "tiny/templates/boards.toml:2 (icons.star.shape): shape 'sta' is not one of"),
+    ('[icons.star]\nlabel_scale = 3\n', "tiny/templates/boards.toml:2 (icons.star.label_scale): label_scale must be"),
+    ('[icons.star]\nfil = "red"\n', "tiny/templates/boards.toml:2 (icons.star.fil): unknown icon setting 'fil'"),
+    ('[layouts.plain]\nbackgrund = "white"\n', "tiny/templates/boards.toml:2 (layouts.plain.backgrund): "
+                                               "unknown layout setting 'backgrund'"),
+    ('safe = "3mm"\n', "tiny/templates/boards.toml:1 (safe): unknown top-level setting 'safe'"),
+])
+def test_layouts_file_settings_are_checked_with_their_line(tmp_path, boards, expected):
+    import shutil
+
+    from conftest import FIXTURES
+
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    (game_dir / "templates" / "boards.toml").write_text(boards, encoding="utf-8")
+    from pnp.design.layouts import board_layouts
+
+    with pytest.raises(LayoutError) as caught:
+        board_layouts(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
+    assert caught.value.render().startswith(expected), caught.value.render()

@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -631,7 +632,7 @@ def test_profile_errors_name_the_key(tmp_path, extra, target, message):
         load_profile(target, game)
     assert message in info.value.render()
     if target == "x" and "cycle" not in message:
-        assert "game.toml (targets.x." in info.value.render()
+        assert re.search(r"game\.toml:\d+ \(targets\.x\.", info.value.render()), info.value.render()
 
 
 def test_a_card_size_the_target_does_not_take_is_a_clear_error(tmp_path):

@@ -32,7 +32,7 @@ from ..base import BuildResult, OutputJob, Stage
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import Signatures, card_page, decks_of
-from .profiles import Profile, ProfileError, _where, bundled_profiles, load_profile, manifest_targets
+from .profiles import Profile, ProfileError, bundled_profiles, load_profile, manifest_targets
 from .writers import WRITERS
 from .writers.tts import tts_card_pixels
 
@@ -111,7 +111,7 @@ def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
             resolved[palette[key]] = value
         else:
             raise ProfileError(f"cmyk names {key!r}, which is not a colour of {game.id}",
-                               location=_where(profile.origin, f"cmyk.{key}"),
+                               location=profile.where(f"cmyk.{key}"),
                                hint=did_you_mean(key, palette, "use a name from [colors] in game.toml, or #RRGGBB"))
     return replace(ink, overrides=resolved)
 

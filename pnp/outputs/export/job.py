@@ -14,7 +14,7 @@ from ...model.game import Game
 from ...render.color import InkConverter
 from ...render.renderer import Renderer
 from .manifest import Entry
-from .profiles import FILE_FIELDS, Profile, ProfileError, _where
+from .profiles import FILE_FIELDS, Profile, ProfileError
 
 
 @dataclass
@@ -43,7 +43,7 @@ class ExportJob:
             return pattern.format(**{k: fields.get(k, "") for k in FILE_FIELDS})
         except (KeyError, IndexError, ValueError) as exc:
             raise ProfileError(f"file name pattern {pattern!r} cannot be filled: {exc}",
-                               location=_where(self.profile.origin)) from None
+                               location=self.profile.where()) from None
 
     def claim(self, name: str, data: bytes) -> str:
         """A file name for ``data``: ``name``, or ``name-2`` ... when ``name`` holds other bytes.

@@ -21,7 +21,7 @@ from ...render.canvas import new_canvas
 from ...render.color import InkConverter
 from ...render.renderer import Renderer
 from .job import ExportJob
-from .profiles import Profile, ProfileError, _where
+from .profiles import Profile, ProfileError
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def deck_trim(comp: Component, profile: Profile) -> tuple[Size, str]:
             return size, name
     offered = ", ".join(f"{n} ({s})" for n, s in profile.sizes.items())
     raise ProfileError(f"deck {comp.id!r} is {label} ({size}), which the {profile.name} profile does not take",
-                       location=_where(profile.origin, "sizes"),
+                       location=profile.where("sizes"),
                        hint=f"{profile.title} takes: {offered}. If the target takes this size, add it to the "
                        f"profile's sizes (in game.toml: [targets.{profile.name}.sizes] {label} = \"W x H\")")
 

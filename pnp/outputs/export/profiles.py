@@ -19,10 +19,15 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, Union
+
+import msgspec
+from msgspec import Meta, Struct
 from pathlib import Path
 
 from ...core.errors import Location, PnpError
+from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
 from ...core.units import CARD_SIZES, Size, parse_length, parse_size
 from ...model.game import Game
@@ -45,14 +50,6 @@ FILE_FIELDS = {"game", "deck", "card", "copy", "back", "size", "target"}
 
 TTS_MAX_COLUMNS, TTS_MAX_ROWS = 10, 7
 """Tabletop Simulator's largest custom deck grid (10 x 7 images per sheet)."""
-
-
-_KEYS = {
-    "title", "description", "source", "extends", "output", "color", "dpi", "bleed", "safe_zone",
-    "marks", "sizes", "page_order", "group", "copies", "face_file", "back_file", "file",
-    "ink_limit", "rich_black", "rich_black_min_size", "art", "cmyk", "columns", "rows",
-    "max_sheet_width", "max_sheet_height", "image_url", "url_prefix", "min_text_size",
-}
 
 
 class ProfileError(PnpError):
@@ -97,15 +94,19 @@ class Profile:
     url_prefix: str = ""
     min_text_size: float = 6.0
     description: str = ""
+    toml: TomlFile | None = field(default=None, compare=False, repr=False)
+    """The file (with its lines) the profile was read from, for messages."""
+
+    def where(self, key: str | None = None) -> Location:
+        """Where setting ``key`` of this profile is written: file, line, key."""
+        return (self.toml or _origin_file(self.origin)).location(key)
 
 
-def _where(origin: str, key: str | None = None) -> Location:
-    """The Location of ``key`` in a profile read from ``origin`` (``file`` or
-    ``game.toml#targets.NAME``)."""
-    file, _, table = origin.partition("#")
-    if table:
-        return Location(file, column_name=f"{table}.{key}" if key else table)
-    return Location(file, column_name=key)
+def _origin_file(origin: str, text: str = "") -> TomlFile:
+    """The TomlFile of a profile read from ``origin`` (``file`` or ``game.toml#targets.NAME``),
+    with the lines of ``text`` when given."""
+    display, _, table = origin.partition("#")
+    return TomlFile.of_text(display, text, prefix=table)
 
 
 def bundled_profiles() -> dict[str, Path]:
@@ -129,9 +130,10 @@ def manifest_targets(game: Game) -> list[str]:
     return list(raw)
 
 
-def _read_toml(path: Path, display: str) -> dict:
+def _read_toml(path: Path, display: str) -> tuple[dict, str]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"not valid TOML: {exc}", location=Location(display)) from None
     except OSError as exc:
@@ -149,8 +151,10 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _raw_profile(target: str, game: Game | None, chain: tuple[tuple[str, str], ...] = ()) -> tuple[str, dict, str]:
-    """(name, raw settings with ``extends`` resolved, where it was read). ``chain`` holds the
+def _raw_profile(target: str, game: Game | None,
+                 chain: tuple[tuple[str, str], ...] = ()) -> tuple[str, dict, str, TomlFile]:
+    """(name, raw settings with ``extends`` resolved, where it was read, that file with its
+    lines). ``chain`` holds the
     (kind, name) pairs already being resolved, to find cycles: a ``[targets.dtc]`` table may
     extend the bundled ``dtc`` profile, but no profile may extend itself."""
     bundled = bundled_profiles()
@@ -164,10 +168,14 @@ def _raw_profile(target: str, game: Game | None, chain: tuple[tuple[str, str], .
             raise ProfileError(f"no profile file {target!r}", hint="give the path to a .toml profile, or a "
                                "target name: " + ", ".join(bundled))
         kind, name, origin = "file", path.stem, target
-        raw = _read_toml(path, target)
+        raw, text = _read_toml(path, target)
     elif target in targets and ("manifest", target) not in chain:
         kind, name, origin = "manifest", target, f"{manifest}#targets.{target}"
         raw = targets[target]
+        try:
+            text = (game.path / "game.toml").read_text(encoding="utf-8-sig")
+        except OSError:
+            text = ""
         if not isinstance(raw, dict):
             raise ProfileError(f"[targets.{target}] must be a table",
                                location=Location(manifest, column_name=f"targets.{target}"))
@@ -175,7 +183,7 @@ def _raw_profile(target: str, game: Game | None, chain: tuple[tuple[str, str], .
             raw = {**raw, "extends": target}
     elif target in bundled:
         kind, name, origin = "bundled", target, f"profiles/{target}.toml"
-        raw = _read_toml(bundled[target], origin)
+        raw, text = _read_toml(bundled[target], origin)
     else:
         if ("manifest", target) in chain:
             raise ProfileError("profiles extend each other in a cycle: "
@@ -184,22 +192,22 @@ def _raw_profile(target: str, game: Game | None, chain: tuple[tuple[str, str], .
         known = list(bundled) + [t for t in targets if t not in bundled]
         raise ProfileError(f"no target {target!r}", hint=did_you_mean(
             target, known, "targets: " + ", ".join(known) + "; or give a path to a .toml profile"))
+    file = _origin_file(origin, text)
     if (kind, name) in chain:
         raise ProfileError("profiles extend each other in a cycle: "
                            + " -> ".join(n for _, n in chain + ((kind, name),)),
-                           location=_where(origin, "extends"))
+                           location=file.location("extends"))
     parent = raw.get("extends")
     if parent is not None:
         if not isinstance(parent, str):
-            raise ProfileError(f"extends must be a target name, not {parent!r}",
-                               location=_where(origin, "extends"))
+            raise ProfileError(f"extends must be a target name, not {parent!r}", location=file.location("extends"))
         if len(chain) > 16:
-            raise ProfileError("profiles extend each other too deeply", location=_where(origin, "extends"))
+            raise ProfileError("profiles extend each other too deeply", location=file.location("extends"))
         if kind == "file" and parent.endswith(".toml") and not Path(parent).is_absolute():
             parent = str(path.parent / parent)  # a profile file extends files beside it
-        _, base, _ = _raw_profile(parent, game, chain + ((kind, name),))
+        _, base, _, _ = _raw_profile(parent, game, chain + ((kind, name),))
         raw = _merge(base, raw)
-    return name, raw, origin
+    return name, raw, origin, file
 
 
 def load_profile(target: str, game: Game | None = None) -> Profile:
@@ -209,47 +217,74 @@ def load_profile(target: str, game: Game | None = None) -> Profile:
     Raises ProfileError naming the file (or manifest table) and key for unknown targets or
     settings, lengths without units, values out of range and cycles in ``extends``.
     """
-    name, raw, origin = _raw_profile(target, game)
-    return parse_profile(name, raw, origin)
+    name, raw, origin, file = _raw_profile(target, game)
+    return parse_profile(name, raw, origin, file)
 
 
-def parse_profile(name: str, raw: dict, origin: str) -> Profile:
+class ProfileTable(Struct, forbid_unknown_fields=True):
+    """The settings of a profile (docs/export.md), their types, ranges and defaults. Lengths
+    take a unit, or ``px`` at the profile's dpi."""
+
+    output: Literal[OUTPUTS]  # type: ignore[valid-type]
+    title: Union[str, None] = None
+    description: str = ""
+    source: str = ""
+    extends: Union[str, None] = None
+    color: Literal["rgb", "cmyk"] = "rgb"
+    dpi: Annotated[int, Meta(ge=36, le=2400)] = 300
+    bleed: Union[str, int, float] = "0.125in"
+    safe_zone: Union[str, int, float] = "0.125in"
+    marks: Literal["none"] = "none"
+    sizes: Union[dict[str, str], None] = None
+    page_order: Literal[tuple(PAGE_ORDERS)] = "face-back"  # type: ignore[valid-type]
+    group: Literal["deck", "card-size"] = "deck"
+    copies: Union[Literal["repeat", "count"], None] = None
+    face_file: str = "{deck}/{card}.png"
+    back_file: str = "{deck}/back-{back}.png"
+    file: str = "{game}-{deck}.pdf"
+    ink_limit: Annotated[float, Meta(ge=100, le=400)] = 300
+    rich_black: list[Annotated[float, Meta(ge=0, le=100)]] = msgspec.field(default_factory=lambda: [60, 40, 40, 100])
+    rich_black_min_size: Union[str, int, float] = "0.5in"
+    art: Literal["convert", "reject"] = "convert"
+    cmyk: dict[str, list[Annotated[float, Meta(ge=0, le=100)]]] = {}
+    columns: Annotated[int, Meta(ge=2, le=TTS_MAX_COLUMNS)] = TTS_MAX_COLUMNS
+    rows: Annotated[int, Meta(ge=2, le=TTS_MAX_ROWS)] = TTS_MAX_ROWS
+    max_sheet_width: Annotated[int, Meta(ge=256, le=16384)] = 4096
+    max_sheet_height: Annotated[int, Meta(ge=256, le=16384)] = 4096
+    image_url: Literal["file", "name"] = "file"
+    url_prefix: str = ""
+    min_text_size: Annotated[float, Meta(ge=0, le=72)] = 6.0
+
+
+PROFILE_KEYS = frozenset(ProfileTable.__struct_fields__)
+"""Every setting a profile may have."""
+
+
+def _choices(key: str, allowed) -> tuple[str, callable]:
+    return key, lambda value: (f"{key} {value!r} is not one of {', '.join(allowed)}",
+                               did_you_mean(value, allowed) or None)
+
+
+def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = None) -> Profile:
     """Validate one profile's settings (``raw``, as read from TOML) into a :class:`Profile`.
     ``origin`` is the file they were read from, with ``#targets.NAME`` for a table of a game
-    manifest; errors name it and the key."""
+    manifest; ``file`` knows its lines. Errors name the file, the line and the key."""
+    file = file or _origin_file(origin)
 
     def err(key: str, message: str, hint: str | None = None) -> ProfileError:
-        return ProfileError(message, location=_where(origin, key), hint=hint)
+        return file.error(key, message, hint, ProfileError)
 
-    for key in raw:
-        if key not in _KEYS:
-            raise err(key, f"unknown profile setting {key!r}",
-                      did_you_mean(key, sorted(_KEYS)) or "settings: " + ", ".join(sorted(_KEYS)))
+    spec = check(raw, ProfileTable, file, "", ProfileError, what="profile setting",
+                 hints={"output": "one of: " + ", ".join(OUTPUTS)},
+                 choices=dict(_choices(k, a) for k, a in (
+                     ("output", OUTPUTS), ("color", ("rgb", "cmyk")), ("marks", ("none",)),
+                     ("page_order", tuple(PAGE_ORDERS)), ("group", ("deck", "card-size")),
+                     ("copies", ("repeat", "count")), ("art", ("convert", "reject")), ("image_url", ("file", "name")))))
+    output, dpi = spec.output, spec.dpi
 
-    def text(key: str, default: str | None = None, choices=None) -> str:
-        value = raw.get(key, default)
-        if value is None:
-            raise err(key, f"the profile needs {key}", hint=f"one of: {', '.join(choices)}" if choices else None)
-        if not isinstance(value, str):
-            raise err(key, f"{key} must be text, not {value!r}")
-        if choices and value not in choices:
-            raise err(key, f"{key} {value!r} is not one of {', '.join(choices)}")
-        return value
-
-    def number(key: str, default, lo: float, hi: float, kind=int):
-        value = raw.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
-            raise err(key, f"{key} must be a {'whole ' if kind is int else ''}number, not {value!r}")
-        if not lo <= value <= hi:
-            raise err(key, f"{key} {value!r} is outside {lo:g}..{hi:g}")
-        return value
-
-    output = text("output", None, OUTPUTS)
-    dpi = number("dpi", 300, 36, 2400)
-
-    def length(key: str, default: str) -> float:
-        value = raw.get(key, default)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+    def length(key: str) -> float:
+        value = getattr(spec, key)
+        if isinstance(value, (int, float)) and value == 0:
             return 0.0
         s = str(value).strip()
         m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*px", s)
@@ -263,50 +298,38 @@ def parse_profile(name: str, raw: dict, origin: str) -> Profile:
             raise err(key, f"{key} cannot be negative")
         return out
 
-    color = text("color", "rgb", ("rgb", "cmyk"))
-    if output in ("png", "tts") and color != "rgb":
+    if output in ("png", "tts") and spec.color != "rgb":
         raise err("color", f"{output} output is RGB; a CMYK profile writes PDF",
                   hint='set output = "pdf", or color = "rgb" (print-specs.md §2: PNG cannot carry CMYK)')
-    marks = text("marks", "none", ("none",))
     sizes = None
-    if "sizes" in raw:
-        if not isinstance(raw["sizes"], dict) or not raw["sizes"]:
+    if spec.sizes is not None:
+        if not spec.sizes:
             raise err("sizes", "sizes must be a table of card-size name = trim",
                       hint='for example [sizes] poker = "2.5in x 3.5in"')
         sizes = {}
-        for sname, trim in raw["sizes"].items():
+        for sname, trim in spec.sizes.items():
             try:
-                sizes[sname] = parse_size(str(trim), CARD_SIZES)
+                sizes[sname] = parse_size(trim, CARD_SIZES)
             except ValueError as exc:
                 raise err(f"sizes.{sname}", str(exc)) from None
-    order = text("page_order", "face-back", tuple(PAGE_ORDERS))
     ink = None
-    if color == "cmyk":
-        limit = number("ink_limit", 300, 100, 400, float)
-        rich = raw.get("rich_black", [60, 40, 40, 100])
-        if not (isinstance(rich, list) and len(rich) == 4 and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in rich)):
+    if spec.color == "cmyk":
+        limit, rich = spec.ink_limit, spec.rich_black
+        if len(rich) != 4:
             raise err("rich_black", f"rich_black must be [C, M, Y, K] in percent, not {rich!r}")
         if sum(rich) > limit + 1e-9:
             raise err("rich_black", f"rich_black {rich} totals {sum(rich):g} %, above ink_limit {limit:g} %")
         overrides = {}
-        cmyk = raw.get("cmyk", {})
-        if not isinstance(cmyk, dict):
-            raise err("cmyk", "cmyk must be a table of colour = [C, M, Y, K]")
-        for cname, value in cmyk.items():
-            if not (isinstance(value, list) and len(value) == 4 and all(
-                    isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 100 for v in value)):
+        for cname, value in spec.cmyk.items():
+            if len(value) != 4:
                 raise err(f"cmyk.{cname}", f"{value!r} is not [C, M, Y, K] in percent")
             if sum(value) > limit + 1e-9:
                 raise err(f"cmyk.{cname}", f"{value} totals {sum(value):g} %, above ink_limit {limit:g} %")
             overrides[cname] = tuple(v / 100 for v in value)
         ink = InkSettings(ink_limit=limit / 100, rich_black=tuple(v / 100 for v in rich),
-                          rich_black_min_size=length("rich_black_min_size", "0.5in"),
-                          art=text("art", "convert", ("convert", "reject")), overrides=overrides)
-    files = {}
-    for key, default in (("face_file", "{deck}/{card}.png"), ("back_file", "{deck}/back-{back}.png"),
-                         ("file", "{game}-{deck}.pdf")):
-        pattern = text(key, default)
+                          rich_black_min_size=length("rich_black_min_size"), art=spec.art, overrides=overrides)
+    for key in ("face_file", "back_file", "file"):
+        pattern = getattr(spec, key)
         try:
             fields = {f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None}
         except ValueError as exc:
@@ -317,27 +340,19 @@ def parse_profile(name: str, raw: dict, origin: str) -> Profile:
                       hint="file names may use " + ", ".join("{" + f + "}" for f in sorted(FILE_FIELDS)))
         if pattern.startswith("/") or ".." in Path(pattern).parts:
             raise err(key, f"{pattern!r} must stay inside the export folder")
-        files[key] = pattern
-    group = text("group", "deck", ("deck", "card-size"))
-    copies = text("copies", "repeat" if output == "pdf" else "count", ("repeat", "count"))
+    copies = spec.copies or ("repeat" if output == "pdf" else "count")
     if copies == "repeat" and output != "pdf":
         raise err("copies", f"{output} output writes each card once with its copy count",
                   hint='copies = "repeat" (a page per copy) is for PDF targets')
-    if output == "pdf" and group == "card-size" and "{deck}" in files["file"]:
+    if output == "pdf" and spec.group == "card-size" and "{deck}" in spec.file:
         raise err("file", "a profile grouped by card size cannot name its files by {deck}",
                   hint='use {size}, for example file = "{game}-{size}.pdf"')
-    image_url = text("image_url", "file", ("file", "name"))
     return Profile(
-        name=name, title=text("title", name), source=text("source", ""), origin=origin, output=output,
-        color=color, dpi=dpi, bleed=length("bleed", "0.125in"), safe_zone=length("safe_zone", "0.125in"),
-        marks=marks, sizes=sizes, page_order=PAGE_ORDERS[order], group=group,
-        copies=copies,
-        face_file=files["face_file"], back_file=files["back_file"], file=files["file"], ink=ink,
-        columns=number("columns", TTS_MAX_COLUMNS, 2, TTS_MAX_COLUMNS),
-        rows=number("rows", TTS_MAX_ROWS, 2, TTS_MAX_ROWS),
-        max_sheet_width=number("max_sheet_width", 4096, 256, 16384),
-        max_sheet_height=number("max_sheet_height", 4096, 256, 16384),
-        image_url=image_url, url_prefix=text("url_prefix", ""),
-        min_text_size=number("min_text_size", 6.0, 0, 72, float),
-        description=text("description", ""),
+        name=name, title=spec.title or name, source=spec.source, origin=origin, output=output,
+        color=spec.color, dpi=dpi, bleed=length("bleed"), safe_zone=length("safe_zone"),
+        marks=spec.marks, sizes=sizes, page_order=PAGE_ORDERS[spec.page_order], group=spec.group,
+        copies=copies, face_file=spec.face_file, back_file=spec.back_file, file=spec.file, ink=ink,
+        columns=spec.columns, rows=spec.rows, max_sheet_width=spec.max_sheet_width,
+        max_sheet_height=spec.max_sheet_height, image_url=spec.image_url, url_prefix=spec.url_prefix,
+        min_text_size=spec.min_text_size, description=spec.description, toml=file,
     )

@@ -175,7 +175,8 @@ def test_manifest_errors(tiny):
     (tiny / "game.toml").write_text(manifest.replace('kind = "deck"', 'kind = "dek"'))
     with pytest.raises(ManifestError) as info:
         load_game(tiny, "g")
-    assert info.value.render().startswith("g/game.toml (components.cards.kind): unknown component kind 'dek'")
+    assert info.value.render() == ("g/game.toml:7 (components.cards.kind): unknown component kind 'dek'\n"
+                                   "  hint: did you mean 'deck'? kinds: deck, board, tokens, die, table, rulebook")
     (tiny / "game.toml").write_text(manifest.replace('cost = { type = "int"', 'cost = { type = "integer"'))
     with pytest.raises(ManifestError, match="unknown column type 'integer'"):
         load_game(tiny, "g")

@@ -119,7 +119,7 @@ def test_misspelt_template_name_names_layout_box_and_suggestion(tiny, tmp_path):
     with pytest.raises(LayoutError) as info:
         build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
     message = info.value.render()
-    assert message.startswith("tiny/templates/layouts.toml (layouts.action.boxes.text.text): 'titel' is undefined")
+    assert message.startswith("tiny/templates/layouts.toml:10 (layouts.action.boxes.text.text): 'titel' is undefined")
     assert "did you mean 'title'?" in message
 
 

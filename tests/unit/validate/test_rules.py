@@ -363,7 +363,7 @@ CASES = [
     (AA, "schema.columns", [text("pawns.csv", r"^id,player_color", "id,player_colour")], lambda: loc(AA, "pawns.csv:1:2 (player_colour)")),
     (AA, "schema.file", [lambda folder: (folder / "pawns.csv").unlink()], lambda: loc(AA, "pawns.csv")),
     (AA, "schema.manifest", [text("game.toml", r'^kind = "deck"', 'kind = "stack"')],
-     lambda: loc(AA, "game.toml (components.elements.kind)")),
+     lambda: loc(AA, "game.toml:55 (components.elements.kind)")),
     (AA, "schema.blank-rows", [text("pawns.csv", r"^pawn-orange", ",,,,,,,\npawn-orange")], lambda: loc(AA, "pawns.csv:4")),
     (AA, "totals.stated", [cell("blueprints.csv", "foundry", "copies", "2")],
      lambda: loc(AA, "game.toml (component blueprints)")),
