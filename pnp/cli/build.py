@@ -4,7 +4,7 @@ export targets its manifest lists."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -12,8 +12,8 @@ from rich.markup import escape
 from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options, parse_back_offset,
-                      parse_lengths)
+from .options import (DelimiterOpt, EncodingOpt, Flip, GameArg, MaxImagePixelsOpt, Paper, PaperOpt,
+                      length, load_options, offset)
 from .output import out, print_findings, resolve_games
 
 
@@ -21,13 +21,13 @@ from .output import out, print_findings, resolve_games
 def build(
     games: GameArg = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
-    paper: Annotated[str, typer.Option(help="Paper: letter or a4 (also a3, a5, legal, tabloid, half-letter).")] = "letter",
-    flip: Annotated[str, typer.Option(help="Duplex flip: long (backs mirror the columns) or short (backs mirror the rows, turned).")] = "long",
+    paper: PaperOpt = Paper("letter"),
+    flip: Annotated[Flip, typer.Option(case_sensitive=False, help="Duplex flip: long (backs mirror the columns) or short (backs mirror the rows, turned).")] = Flip.LONG,
     gutter_fold: Annotated[bool, typer.Option("--gutter-fold", help="Faces and backs on one sheet, to fold and glue; no duplex printing.")] = False,
-    back_offset: Annotated[str, typer.Option(help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")] = "0,0",
-    margin: Annotated[str, typer.Option(help="Ink-free margin at the paper edge.")] = "5mm",
-    gap: Annotated[str, typer.Option(help="Space between cards; bleed fills up to half of it.")] = "0mm",
-    bleed: Annotated[str, typer.Option(help="Largest bleed past each trim, where the space allows.")] = "0.125in",
+    back_offset: Annotated[Any, typer.Option(parser=offset, metavar="X,Y", help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")] = "0,0",
+    margin: Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Ink-free margin at the paper edge.")] = "5mm",
+    gap: Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Space between cards; bleed fills up to half of it.")] = "0mm",
+    bleed: Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Largest bleed past each trim, where the space allows.")] = "0.125in",
     contact_sheets: Annotated[bool, typer.Option("--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")] = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged and data that pnp check finds errors in.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -40,12 +40,8 @@ def build(
     from ..outputs.base import BuildSettings, SheetOptions
     from ..pipeline.build import BuildJob, run_jobs
 
-    if flip not in ("long", "short"):
-        raise PnpError(f"--flip {flip!r} is not long or short")
-    lengths = parse_lengths(margin=margin, gap=gap, bleed=bleed)
-    opts = SheetOptions(paper=paper.lower(), flip=flip, gutter_fold=gutter_fold,
-                        back_offset=parse_back_offset(back_offset), contact_sheets=contact_sheets, **lengths)
-    opts.paper_size()
+    opts = SheetOptions(paper=paper.value, flip=flip.value, gutter_fold=gutter_fold, back_offset=back_offset,
+                        margin=margin, gap=gap, bleed=bleed, contact_sheets=contact_sheets)
     settings = BuildSettings(opts, max_image_pixels, force)
     load = load_options(encoding, delimiter)
     jobs = [BuildJob(source, output, settings, load) for source in resolve_games(games)]

@@ -11,17 +11,16 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options
+from .options import DelimiterOpt, EncodingOpt, Format, GameArg, MaxImagePixelsOpt, load_options
 from .output import out, resolve_games
 
 
 @app.command()
 def check(
     games: GameArg = None,
-    format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    format: Annotated[Format, typer.Option("--format", case_sensitive=False, help="How to report: text for people, json for scripts and CI.")] = Format.TEXT,
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
@@ -37,8 +36,6 @@ def check(
     from ..validate.check import check_game_full
     from ..validate.report import report_dict, report_renderables
 
-    if format not in ("text", "json"):
-        raise PnpError(f"unknown format {format!r}", hint="use --format text or --format json")
     options = load_options(encoding, delimiter)
     results = [check_game_full(source, options, max_image_pixels) for source in resolve_games(games)]
     bad = any(failing(r.findings, strict) for r in results)
@@ -53,7 +50,7 @@ def check(
                 analyses[r.display] = analyze(r.game, r.book)
                 if plots is not None:
                     written[r.display] = write_plots(analyses[r.display], plots / r.game.id)
-    if format == "json":
+    if format is Format.JSON:
         payload = []
         for r in results:
             item = report_dict(r)

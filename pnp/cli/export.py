@@ -33,7 +33,7 @@ def export(
         help="Tabletop Simulator: the web folder the sheets will be uploaded to (image URLs become "
              "URL_PREFIX + file name). Default: file:/// paths of the written sheets.",
         show_default=False)] = None,
-    jobs: Annotated[Optional[int], typer.Option(help="Processes that render PNGs (default: up to 2).",
+    jobs: Annotated[Optional[int], typer.Option(min=1, help="Processes that render PNGs (default: up to 2).",
                                                 show_default=False)] = None,
     list_targets: Annotated[bool, typer.Option("--list-targets", help="List the bundled targets and exit.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Export even when pnp check finds errors in the data.")] = False,
@@ -51,8 +51,6 @@ def export(
             out.print(f"[bold]{name}[/bold]  {escape(prof.title)}")
             out.print(f"  {escape(prof.description)}", markup=False)
         return
-    if jobs is not None and jobs < 1:
-        raise PnpError("--jobs must be 1 or more")
     failed = False
     load = load_options(encoding, delimiter)
     for source in resolve_games(games):

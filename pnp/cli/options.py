@@ -1,27 +1,83 @@
-"""Options several commands share, and the parsers of options with their own syntax."""
+"""Options several commands share: their types (choices, lengths, offsets) and their help, so
+``--help`` shows the choices and a bad value is refused by the option parser, naming the
+option, before any game is read."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
 from ..core.errors import PnpError
-from ..core.units import parse_length
+from ..core.units import PAPER_SIZES, parse_length
 from ..model.load import LoadOptions
+
+Paper = Enum("Paper", {name.replace("-", "_").upper(): name for name in PAPER_SIZES}, type=str)
+"""The papers a sheet or a rulebook page may be (``letter``, ``a4``, ...), any case."""
+
+
+class Flip(str, Enum):
+    """How a duplex printer turns the sheet: backs mirror the columns (long) or the rows (short)."""
+
+    LONG = "long"
+    SHORT = "short"
+
+
+class Format(str, Enum):
+    """How ``pnp check`` reports: for people, or JSON for scripts and CI."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def length(value) -> float:
+    """``--margin 5mm``: a length with a unit (``5mm``, ``0.125in``, ``9pt``) in pt, never
+    negative. Raises typer.BadParameter, which names the option."""
+    if isinstance(value, float):
+        return value
+    try:
+        result = parse_length(str(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if result < 0:
+        raise typer.BadParameter(f"{value!r} is negative")
+    return result
+
+
+def offset(value) -> tuple[float, float]:
+    """``--back-offset X,Y``: millimetres (``0.5,-0.3``) or lengths with units (``0.02in,0in``),
+    at most 10 mm each way, in pt. Raises typer.BadParameter, which names the option."""
+    if isinstance(value, tuple):
+        return value
+    parts = [p.strip() for p in str(value).split(",")]
+    if len(parts) != 2:
+        raise typer.BadParameter(f"{value!r} needs two values, X,Y: for example 0.5,-0.3 (mm) or 0.02in,0in")
+    out = []
+    for part in parts:
+        try:
+            out.append(parse_length(part if part[-1:].isalpha() else part + "mm"))
+        except (ValueError, IndexError):
+            raise typer.BadParameter(f"{part!r} is not a length: give millimetres (0.5) or a length with a unit "
+                                     "(0.02in)") from None
+    if any(abs(v) > parse_length("10mm") for v in out):
+        raise typer.BadParameter(f"{value!r} moves the backs more than 10 mm; printers misregister by a millimetre "
+                                 "or two, measure it on the calibration sheet")
+    return out[0], out[1]
+
 
 GameArg = Annotated[
     Optional[list[str]],
     typer.Argument(help="Bundled game id or path to a game folder; none means every bundled game.",
                    show_default=False),
 ]
-
-
-EncodingOpt = Annotated[str, typer.Option(help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel.")]
-
-
-MaxImagePixelsOpt = Annotated[int, typer.Option(help="Refuse art with more pixels than this (a guard against decompression bombs).")]
-DelimiterOpt = Annotated[Optional[str], typer.Option(help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
+EncodingOpt = Annotated[str, typer.Option(
+    help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel.")]
+DelimiterOpt = Annotated[Optional[str], typer.Option(
+    help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
+MaxImagePixelsOpt = Annotated[int, typer.Option(
+    min=1, help="Refuse art with more pixels than this (a guard against decompression bombs).")]
+PaperOpt = Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size of the sheets.")]
 
 
 def parse_delimiter(value: str | None) -> str | None:
@@ -36,39 +92,6 @@ def parse_delimiter(value: str | None) -> str | None:
     return value
 
 
-def parse_back_offset(text: str) -> tuple[float, float]:
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2:
-        raise PnpError(f"--back-offset {text!r} needs two values, X,Y",
-                       hint="for example --back-offset 0.5,-0.3 (mm) or 0.02in,0in")
-    out = []
-    for part in parts:
-        try:
-            out.append(parse_length(part if part[-1:].isalpha() else part + "mm"))
-        except (ValueError, IndexError):
-            raise PnpError(f"--back-offset: {part!r} is not a length",
-                           hint="give millimetres (0.5) or a length with a unit (0.02in)") from None
-    limit = parse_length("10mm")
-    if any(abs(v) > limit for v in out):
-        raise PnpError(f"--back-offset {text!r} moves the backs more than 10 mm",
-                       hint="printers misregister by a millimetre or two; measure it on the calibration sheet")
-    return out[0], out[1]
-
-
 def load_options(encoding: str, delimiter: str | None) -> LoadOptions:
     """The :class:`~pnp.model.load.LoadOptions` of ``--encoding`` and ``--delimiter``."""
     return LoadOptions(encoding=encoding, delimiter=parse_delimiter(delimiter))
-
-
-def parse_lengths(**values: str) -> dict[str, float]:
-    """Length options (``--margin 5mm``) in pt by option name; PnpError naming the option for a
-    value without a unit or below zero."""
-    lengths = {}
-    for name, value in values.items():
-        try:
-            lengths[name] = parse_length(value)
-        except ValueError as exc:
-            raise PnpError(f"--{name}: {exc}") from None
-        if lengths[name] < 0:
-            raise PnpError(f"--{name} cannot be negative")
-    return lengths

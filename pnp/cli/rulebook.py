@@ -10,25 +10,19 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, load_options
+from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, Paper, load_options
 from .output import checked_game, out, print_findings, resolve_games
-
-RULEBOOK_PAPERS = ("a4", "letter")
-"""Papers a rulebook is printed on: single pages of this size, or booklet sheets of this size
-folded to A5 (a4) or half-letter (letter)."""
-
 
 @app.command("rulebook")
 def rulebook(
     games: Annotated[Optional[list[str]], typer.Argument(
         help="Bundled game id or path to a game folder; none means every bundled game.",
         show_default=False)] = None,
-    paper: Annotated[str, typer.Option(
-        help="Paper: letter or a4. Single pages are this size; booklet sheets too, folded to "
-             "half-letter or A5.")] = "letter",
+    paper: Annotated[Paper, typer.Option(
+        case_sensitive=False, help="Paper: single pages are this size; booklet sheets too, folded to half of it "
+                                   "(A4 to A5, letter to half-letter, A3 to A4, tabloid to letter).")] = Paper("letter"),
     booklet: Annotated[bool, typer.Option(
         "--booklet", help="Also write a saddle-stitch booklet: 2-up landscape sheets to print "
                           "double-sided (flip on the short edge), fold and staple.")] = False,
@@ -43,10 +37,7 @@ def rulebook(
     """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/."""
     from ..outputs.rulebook import TEMPLATE_NAME, build_rulebook
 
-    key = paper.lower()
-    if key not in RULEBOOK_PAPERS:
-        raise PnpError(f"--paper {paper!r} is not a rulebook paper",
-                       hint="use --paper letter or --paper a4")
+    key = paper.value
     failed = False
     load = load_options(encoding, delimiter)
     for source in resolve_games(games):

@@ -83,15 +83,34 @@ def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--paper", "b7"], "unknown paper 'b7'"),
-    (["--flip", "sideways"], "--flip 'sideways' is not long or short"),
-    (["--back-offset", "1"], "--back-offset '1' needs two values"),
-    (["--margin", "5"], "--margin: '5' is not a length with a unit"),
+    (["--paper", "b7"], "Invalid value for '--paper'"),
+    (["--flip", "sideways"], "Invalid value for '--flip'"),
+    (["--back-offset", "1"], "Invalid value for '--back-offset': '1' needs two values, X,Y"),
+    (["--back-offset", "30,0"], "Invalid value for '--back-offset': '30,0' moves the backs more than 10 mm"),
+    (["--margin", "5"], "Invalid value for '--margin': '5' is not a length with a unit"),
+    (["--bleed", "-1mm"], "Invalid value for '--bleed': '-1mm' is negative"),
 ])
 def test_build_option_errors(tiny, tmp_path, args, message):
-    result = pnp("build", str(tiny), "-o", str(tmp_path), *args)
+    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), *args)
     assert result.returncode == 2
     assert message in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_choices_are_any_case_and_shown_in_help(tiny, tmp_path):
+    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "A4", "--flip", "Short",
+                 "--no-contact-sheets")
+    assert result.returncode == 0, result.stderr
+    from pypdf import PdfReader
+
+    pdf = PdfReader(tmp_path / "out" / "tiny" / "tiny-cards.pdf")
+    assert [round(float(v), 2) for v in pdf.pages[0].mediabox[2:]] == [595.28, 841.89]
+    assert "/DuplexFlipShortEdge" in str(pdf.trailer["/Root"]["/ViewerPreferences"])
+    usage = pnp("build", "--help").stdout
+    assert "letter|a4|a5|half-letter|a3|tabloid|legal" in usage and "long|short" in usage
+    assert "text|json" in pnp("check", "--help").stdout
+    assert pnp("check", str(tiny), "--format", "JSON").stdout.lstrip().startswith("[")
+    assert "Invalid value for '--jobs'" in pnp("export", str(tiny), "-t", "tgc", "--jobs", "0").stderr
 
 
 def test_build_refuses_data_with_errors_unless_forced(tiny, tmp_path):
