@@ -23,7 +23,7 @@ from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece, card_instances
 from ..render.art import DEFAULT_MAX_PIXELS
-from ..render.canvas import draw_scale_check, label, new_canvas, stroke_segments
+from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
 from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage
@@ -47,10 +47,10 @@ def _cross(c, cx: float, cy: float, scale: bool) -> None:
             tick = (1.6 if k % 5 == 0 else 0.8) * MM
             c.line(cx + k * MM, cy - tick, cx + k * MM, cy + tick)
             c.line(cx - tick, cy + k * MM, cx + tick, cy + k * MM)
-        label(c, "sans", 5, cx + 5 * MM, cy - 3.6 * MM, "+5", centre=True)
-        label(c, "sans", 5, cx - 5 * MM, cy - 3.6 * MM, "-5", centre=True)
-        label(c, "sans", 5, cx + 2.8 * MM, cy + 4.4 * MM, "+5", centre=True)
-        label(c, "sans", 5, cx + 2.8 * MM, cy - 5.6 * MM, "-5", centre=True)
+        text(c, "sans", 5, cx + 5 * MM, cy - 3.6 * MM, "+5", align="centre")
+        text(c, "sans", 5, cx - 5 * MM, cy - 3.6 * MM, "-5", align="centre")
+        text(c, "sans", 5, cx + 2.8 * MM, cy + 4.4 * MM, "+5", align="centre")
+        text(c, "sans", 5, cx + 2.8 * MM, cy - 5.6 * MM, "-5", align="centre")
     c.restoreState()
 
 
@@ -59,7 +59,7 @@ def draw_calibration(c, paper: Size, game: Game, opts: SheetOptions, duplex: boo
     scale check, and registration crosses to measure a printer's back offset."""
     w, h = paper.width, paper.height
     m = opts.margin + 5 * MM
-    label(c, "sans-bold", 18, m, h - m - 14, f"{game.title}: cards")
+    text(c, "sans-bold", 18, m, h - m - 14, f"{game.title}: cards")
     lines = [
         "Print at 100 % / Actual size. Turn off 'fit to page' and 'scale'.",
         "Check the scale: the bar below must measure 50 mm and the square 1 in (25.4 mm).",
@@ -78,13 +78,13 @@ def draw_calibration(c, paper: Size, game: Game, opts: SheetOptions, duplex: boo
         lines.append(f"This file moves every back by {opts.back_offset[0] / MM:+.2f} mm, "
                      f"{opts.back_offset[1] / MM:+.2f} mm.")
     for i, line in enumerate(lines):
-        label(c, "sans", 9.5, m, h - m - 40 - i * 13, line)
+        text(c, "sans", 9.5, m, h - m - 40 - i * 13, line)
     draw_scale_check(c, m, h - m - 40 - len(lines) * 13 - 40 * MM)
     if duplex:
         for fx, fy in CAL_TARGETS:
             _cross(c, fx * w, fy * h, scale=False)
         c.showPage()
-        label(c, "sans", 9, m, h - m - 10, "Back of the calibration sheet: read each front cross on the scale.")
+        text(c, "sans", 9, m, h - m - 10, "Back of the calibration sheet: read each front cross on the scale.")
         ox, oy = opts.back_offset
         for fx, fy in CAL_TARGETS:
             bx, by = mirror(paper, fx * w, fy * h, opts.flip)
@@ -219,7 +219,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     c.setFillColorRGB(0.93, 0.93, 0.93)
     c.rect(0, 0, w, h, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    label(c, "sans-bold", 14, pad, h - head + 3 * MM, title)
+    text(c, "sans-bold", 14, pad, h - head + 3 * MM, title)
     for i, piece in enumerate(items):
         r, col = divmod(i, cols)
         x = pad + col * (size.width + pad)
@@ -228,7 +228,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
         key = piece.card_key
         caption_text = f"{piece.row_id}  x{copies[key]}" if key in copies else f"back: {piece.layout}"
         c.setFillColorRGB(0.2, 0.2, 0.2)
-        label(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
+        text(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
     c.showPage()
     c.save()
     return pdf_to_png(buf.getvalue(), dpi=dpi)

@@ -82,24 +82,15 @@ def stroke_segments(c, segments, width: float = MARK_WIDTH, gray: float = 0.0, d
     c.restoreState()
 
 
-def label(c, font: str, size: float, x: float, y: float, text: str, centre: bool = False) -> None:
-    """Draw one line of text in the canvas's current graphics state (calibration pages)."""
-    c.setFont(register(font), size)
-    if centre:
-        c.drawCentredString(x, y, text)
-    else:
-        c.drawString(x, y, text)
-
-
 def draw_scale_check(c, x: float, y: float) -> None:
     """The scale check at (x, y): a 50 mm bar and a 1 in square with their labels
     (print-specs.md §8 check 17). Drawn as filled rectangles of exact size."""
     c.saveState()
     c.setFillColorRGB(0, 0, 0)
     c.rect(x, y, 50 * MM, 3 * MM, stroke=0, fill=1)
-    label(c, "sans", 8, x, y + 4.5 * MM, "50 mm")
+    text(c, "sans", 8, x, y + 4.5 * MM, "50 mm")
     c.rect(x + 60 * MM, y, 72, 72, stroke=0, fill=1)
-    label(c, "sans", 8, x + 60 * MM, y + 72 + 1.5 * MM, "1 in (25.4 mm)")
+    text(c, "sans", 8, x + 60 * MM, y + 72 + 1.5 * MM, "1 in (25.4 mm)")
     c.restoreState()
 
 
