@@ -32,9 +32,6 @@ SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star
 """Shapes a ``shape`` box and an icon may take."""
 BOX_KEYS = set(COMMON_KEYS).union(*(spec.keys for spec in ELEMENT_SPECS.values()))
 """Every setting some element kind declares."""
-LENGTH_KEYS = tuple(dict.fromkeys(k for spec in ELEMENT_SPECS.values() for k in spec.lengths))
-"""Settings read as lengths with units, whichever kind of box gives them."""
-TEMPLATE_LENGTH_KEYS = tuple(dict.fromkeys(k for spec in ELEMENT_SPECS.values() for k in spec.template_lengths))
 
 
 @dataclass
@@ -311,10 +308,18 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             btype = spec.get("type")
             if btype not in BOX_TYPES:
                 raise _error(file, f"{key}.type", f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}")
+            element = ELEMENT_SPECS[btype]
+            foreign = sorted(set(spec) - set(element.all_keys))
+            if foreign:
+                bad = foreign[0]
+                where = origins.get(bad, name)
+                kinds = [k for k, other in ELEMENT_SPECS.items() if bad in other.keys]
+                raise _error(file, f"layouts.{where}.boxes.{bname}.{bad}",
+                             f"a {btype} box has no setting {bad!r} (it belongs to {' and '.join(kinds)} boxes)",
+                             hint=f"a {btype} box takes {', '.join(element.keys)}; see docs/layouts.md")
             area = spec.get("area")
             if area not in (None, "trim", "bleed", "safe"):
                 raise _error(file, f"{key}.area", f"area {area!r} is not trim, bleed or safe")
-            element = ELEMENT_SPECS[btype]
             if area is None:
                 for needed in ("x", "y", "width", "height"):
                     if needed not in spec and (element.sized or needed in ("x", "y")):
@@ -322,7 +327,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                                      hint='give x, y, width and height with units, or area = "trim"')
             props = {k: v for k, v in spec.items() if k not in ("type", "x", "y", "width", "height", "area")}
             _check_settings(props, file, key)
-            for lk in LENGTH_KEYS:
+            for lk in element.lengths:
                 if lk in props:
                     props[lk] = _length(props[lk], file, f"{key}.{lk}")
             for needed in element.required:

@@ -132,6 +132,19 @@ def test_unknown_colour_and_layout_errors(tiny, tmp_path):
         build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
 
 
+def test_a_setting_of_another_kind_of_box_is_refused_where_it_is_written(tiny, tmp_path):
+    # fill belongs to rect, ellipse and shape boxes; on a text box it would be ignored
+    with pytest.raises(LayoutError) as info:
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('fill = "red"'))
+    message = info.value.render()
+    assert "(layouts.action.boxes.text.fill): a text box has no setting 'fill'" in message
+    assert "rect and ellipse and shape boxes" in message and "a text box takes text, font, size" in message
+    # a child layout that turns an inherited text box into a rect is told which parent key is left over
+    child = text_layout() + '[layouts.plain]\nextends = "action"\n[layouts.plain.boxes.text]\ntype = "rect"\n'
+    with pytest.raises(LayoutError, match=r"layouts\.action\.boxes\.text\.(min_size|size|text)\): a rect box has no setting"):
+        build(tiny, tmp_path, "a,A,1,red,,1\n", child)
+
+
 def test_sandbox_blocks_attribute_escape(tiny, tmp_path):
     layouts = text_layout().replace("{{ text }}", "{{ title.__class__.__mro__ }}")
     with pytest.raises(LayoutError):
