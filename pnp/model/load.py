@@ -95,7 +95,7 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             if isinstance(copies, int) and cap is not None and copies > cap:
                 errors.append(DataError(
                     f"{copies} copies is more than {cap}, which looks like a typo",
-                    location=row.location(comp.copies_column), rule="schema.type",
+                    location=row.location(comp.copies_column), rule="schema.copies",
                     hint=f"if the box really holds {copies}, set max_copies = {copies} under "
                     f"[components.{comp.id}] in game.toml, or pass --force"))
         comp.rows.append(row)

@@ -228,14 +228,17 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
     display = f"{display_root}/game.toml"
     if not manifest_path.is_file():
         raise ManifestError("no game.toml here", location=Location(display_root),
-                            hint="a game folder holds game.toml and its CSV tables; see docs/game-format.md")
+                            hint="a game folder holds game.toml and its CSV tables; see docs/game-format.md",
+                            rule="schema.manifest")
     try:
         text = manifest_path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"not valid TOML: {exc}", location=Location(display)) from None
+        raise ManifestError(f"not valid TOML: {exc}", location=Location(display),
+                            rule="schema.manifest") from None
     except UnicodeDecodeError:
-        raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8") from None
+        raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8",
+                            rule="schema.manifest") from None
     file = TomlFile.of_text(display, text)
     top = check(data, ManifestFile, file, "", ManifestError)
     game = check(top.game, GameTable, file, "game", ManifestError)

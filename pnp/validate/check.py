@@ -30,15 +30,11 @@ BUILTIN_RULES = ("schema.manifest", "schema.file", "schema.columns", "schema.typ
 
 def classify(err: DataError) -> str:
     """The rule id of a loading error: the one it was raised with (``schema.ref``,
-    ``schema.columns`` ...); otherwise ``schema.manifest`` for the manifest, ``schema.type`` for a
-    cell's position and ``schema.file`` for the file as a whole."""
+    ``schema.columns`` ...); an error raised without one is about the file as a whole
+    (``schema.manifest`` for game.toml, ``schema.file`` for a table)."""
     if err.rule:
         return err.rule
-    if isinstance(err, ManifestError):
-        return "schema.manifest"
-    if err.location is not None and err.location.column is not None and err.location.line not in (None, 1):
-        return "schema.type"
-    return "schema.file"
+    return "schema.manifest" if isinstance(err, ManifestError) else "schema.file"
 
 
 def _from_error(err: DataError, rule: str | None = None, source: str = "") -> Finding:

@@ -39,11 +39,13 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
     if data[:4] == b"PK\x03\x04":
         raise DataError("this is a spreadsheet workbook (.xlsx or .ods), not a CSV file",
                         location=Location(display),
-                        hint="export the sheet as CSV: File > Save As (or Download) > CSV UTF-8")
+                        hint="export the sheet as CSV: File > Save As (or Download) > CSV UTF-8",
+                        rule="schema.file")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") and encoding.lower().replace("-", "") == "utf8":
         raise DataError("the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8",
                         location=Location(display),
-                        hint="save the sheet as 'CSV UTF-8', or pass --encoding utf-16")
+                        hint="save the sheet as 'CSV UTF-8', or pass --encoding utf-16",
+                        rule="schema.file")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -54,10 +56,12 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
             location=Location(display, line),
             hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8; "
             "LibreOffice: Character set Unicode (UTF-8))",
+            rule="schema.file",
         ) from None
     except (LookupError, UnicodeError):
         raise DataError(f"unknown text encoding {encoding!r}", location=Location(display),
-                        hint="for example utf-8, cp1252, latin-1, utf-16") from None
+                        hint="for example utf-8, cp1252, latin-1, utf-16",
+                        rule="schema.file") from None
 
 
 def read_csv(
@@ -79,9 +83,11 @@ def read_csv(
         data = path.read_bytes()
     except FileNotFoundError:
         raise DataError("file not found", location=Location(display),
-                        hint="check the 'table' path in game.toml; it is relative to the game folder") from None
+                        hint="check the 'table' path in game.toml; it is relative to the game folder",
+                        rule="schema.file") from None
     except OSError as exc:
-        raise DataError(f"cannot read file: {exc.strerror}", location=Location(display)) from None
+        raise DataError(f"cannot read file: {exc.strerror}", location=Location(display),
+                        rule="schema.file") from None
     text = decode(data, display, encoding)
     text_lines = text.splitlines()
     skip_sep = 0
@@ -98,7 +104,8 @@ def read_csv(
             delimiter = ","
     if len(delimiter) != 1:
         raise DataError(f"the delimiter {delimiter!r} is not one character", location=Location(display),
-                        hint="use --delimiter ';' or --delimiter tab")
+                        hint="use --delimiter ';' or --delimiter tab",
+                        rule="schema.file")
 
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
@@ -117,6 +124,7 @@ def read_csv(
                 f"the CSV cannot be read here: {exc}",
                 location=Location(display, start),
                 hint="a quoted cell is probably not closed; check the quotes on this row",
+                rule="schema.file",
             ) from None
         last_line = reader.line_num + skip_sep
         if not cells or all(not c.strip() for c in cells):
@@ -138,7 +146,8 @@ def read_csv(
         records.append(RawRecord(start, cells, lines))
     if header is None:
         raise DataError("the file is empty: no header row", location=Location(display, 1),
-                        hint="the first row must name the columns")
+                        hint="the first row must name the columns",
+                        rule="schema.file")
     return RawTable(path, display, header, records, delimiter, blank, trimmed)
 
 
@@ -156,12 +165,14 @@ def _read_header(cells: list[str], display: str, line: int, trimmed: list[str]) 
                 "this header cell is blank",
                 location=Location(display, line, index),
                 hint="every column needs a name; delete the empty column or name it",
+                rule="schema.file",
             )
         if name in seen:
             raise DataError(
                 f"column name {name!r} appears twice (columns {seen[name]} and {index})",
                 location=Location(display, line, index, name),
                 hint="rename or delete one of the two columns",
+                rule="schema.file",
             )
         seen[name] = index
         names.append(name)
@@ -177,6 +188,7 @@ def _wrong_width(cells, header, display, line, lines) -> None:
             f"(extra value {extra!r})",
             location=Location(display, lines[len(header)], col),
             hint="a cell probably holds an unquoted comma; put quotes around it",
+            rule="schema.file",
         )
     missing = header[len(cells)]
     raise DataError(
@@ -184,4 +196,5 @@ def _wrong_width(cells, header, display, line, lines) -> None:
         f"(no value for {missing!r})",
         location=Location(display, line, len(cells) + 1, missing),
         hint="add the missing cells (they may be empty where the column allows it)",
+        rule="schema.file",
     )

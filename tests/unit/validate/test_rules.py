@@ -362,6 +362,8 @@ CASES = [
     (AA, "schema.ref", [cell("blueprints.csv", "aqueduct", "proof_token", "h3o")], lambda: loc(AA, "blueprints.csv:2:6 (proof_token)")),
     (AA, "schema.columns", [text("pawns.csv", r"^id,player_color", "id,player_colour")], lambda: loc(AA, "pawns.csv:1:2 (player_colour)")),
     (AA, "schema.file", [lambda folder: (folder / "pawns.csv").unlink()], lambda: loc(AA, "pawns.csv")),
+    (AA, "schema.file", [text("pawns.csv", r"^pawn-orange,", "pawn-orange,extra,")], lambda: loc(AA, "pawns.csv:4:9")),
+    (AA, "schema.copies", [cell("elements.csv", "o", "copies", "500")], lambda: loc(AA, "elements.csv:3:12 (copies)")),
     (AA, "schema.manifest", [text("game.toml", r'^kind = "deck"', 'kind = "stack"')],
      lambda: loc(AA, "game.toml:55 (components.elements.kind)")),
     (AA, "schema.blank-rows", [text("pawns.csv", r"^pawn-orange", ",,,,,,,\npawn-orange")], lambda: loc(AA, "pawns.csv:4")),
