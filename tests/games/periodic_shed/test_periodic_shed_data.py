@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from pathlib import Path
 
 import pytest
 
