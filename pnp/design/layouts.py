@@ -112,6 +112,8 @@ class LayoutSet:
     """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
+    piece_fields: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
+    """Fields of ``piece`` each layout reads, once found (:func:`pnp.design.names.piece_fields`)."""
     files: dict[str, TomlFile] = field(default_factory=dict, repr=False, compare=False)
     """``layouts.NAME`` / ``icons.NAME`` -> the file that defines it (boards.toml can draw the
     layouts and icons of layouts.toml)."""

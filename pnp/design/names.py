@@ -1,14 +1,17 @@
 """Which template names a layout reads: what makes two pieces draw the same.
 
 Card sheets share one PDF form among placements that draw the same thing, and exports draw a
-card once for all its copies; both ask :func:`template_names` which names of a piece's context
-the layout (with the layouts its repeat boxes draw, and the icons' colours) reads. Settings that
-hold ``{{ }}`` or ``{% %}`` are templates; the element kinds' expression settings (``when``,
-``items``) are bare expressions (:mod:`pnp.design.elements`).
+card once for all its copies; both ask :func:`drawing_key`, built from the names of a piece's
+context that the layout (with the layouts its repeat boxes draw, and the icons' colours) reads.
+Settings that hold ``{{ }}`` or ``{% %}`` are templates; the element kinds' expression settings
+(``when``, ``items``) are bare expressions (:mod:`pnp.design.elements`).
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from ..model.pieces import Piece
 from .elements import COMMON_EXPRESSIONS, ELEMENT_SPECS
 from .layouts import LayoutSet
 from .templating import layout_env
@@ -40,28 +43,96 @@ def _sources(layouts: LayoutSet, name: str, depth: int) -> list[str] | None:
     return sources
 
 
+def _parsed(layouts: LayoutSet, name: str) -> list | None:
+    """The Jinja2 syntax trees of every template layout ``name`` draws with (its boxes, the
+    layouts its repeat boxes draw, the icons' colours); None when they cannot be told."""
+    from jinja2 import TemplateError
+
+    sources = _sources(layouts, name, 0)
+    if sources is None:
+        return None
+    for icon in layouts.icons.values():
+        sources += [v for v in (icon.fill, icon.stroke, icon.label_color) if isinstance(v, str)
+                    and ("{{" in v or "{%" in v)]
+    try:
+        return [layout_env().parse(source) for source in sources]
+    except TemplateError:
+        return None
+
+
 def template_names(layouts: LayoutSet, name: str) -> frozenset[str] | None:
     """The names of a piece's context that layout ``name`` reads (top-level names such as
     ``title``, ``piece``, ``colors``), found by parsing its templates with Jinja2; None when
     they cannot be told (an unknown layout, a template that does not parse, repeat boxes
     nested too deep). Cached on ``layouts``."""
-    if name in layouts.names:
-        return layouts.names[name]
-    from jinja2 import TemplateError, meta
+    if name not in layouts.names:
+        from jinja2 import meta
 
-    sources = _sources(layouts, name, 0)
-    found: frozenset[str] | None = None
-    if sources is not None:
-        for icon in layouts.icons.values():
-            sources += [v for v in (icon.fill, icon.stroke, icon.label_color) if isinstance(v, str)
-                        and ("{{" in v or "{%" in v)]
-        names: set[str] = set()
-        try:
-            for source in sources:
-                names |= meta.find_undeclared_variables(layout_env().parse(source))
-        except TemplateError:
-            pass
-        else:
-            found = frozenset(names)
-    layouts.names[name] = found
-    return found
+        trees = _parsed(layouts, name)
+        layouts.names[name] = None if trees is None else \
+            frozenset().union(*(meta.find_undeclared_variables(tree) for tree in trees))
+    return layouts.names[name]
+
+
+def piece_fields(layouts: LayoutSet, name: str) -> frozenset[str] | None:
+    """The fields of ``piece`` that layout ``name`` reads (``piece.copy``, ``piece['id']``):
+    a card whose layout never reads ``piece.copy`` draws the same for every copy. None when
+    ``piece`` is used whole (passed to a filter, indexed by a variable) or the templates cannot
+    be told. Cached on ``layouts``."""
+    if name not in layouts.piece_fields:
+        from jinja2 import nodes
+
+        trees = _parsed(layouts, name)
+        found: frozenset[str] | None = None
+        if trees is not None:
+            fields: set[str] = set()
+            read: set[int] = set()
+            for tree in trees:
+                for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+                    target = node.node
+                    if not (isinstance(target, nodes.Name) and target.name == "piece"):
+                        continue
+                    if isinstance(node, nodes.Getattr):
+                        fields.add(node.attr)
+                    elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+                        fields.add(node.arg.value)
+                    else:
+                        continue
+                    read.add(id(target))
+            whole = any(id(n) not in read for tree in trees for n in tree.find_all(nodes.Name)
+                        if n.name == "piece")
+            found = None if whole else frozenset(fields)
+        layouts.piece_fields[name] = found
+    return layouts.piece_fields[name]
+
+
+def drawing_key(layouts: LayoutSet, piece: Piece) -> tuple | None:
+    """What ``piece``'s drawing depends on, as a hashable value: its layout's name and the values
+    of the context names that layout reads, ``piece`` narrowed to the fields it reads. Two
+    pieces with equal keys draw the same, so card sheets share one form between them and
+    exports draw one file for both. None when the names cannot be told (draw each piece)."""
+    names = template_names(layouts, piece.layout)
+    if names is None:
+        return None
+    values = []
+    for name in sorted(names):
+        value = piece.context.get(name)
+        if name == "piece" and value is not None:
+            fields = piece_fields(layouts, piece.layout)
+            if fields is not None:
+                value = {f: getattr(value, f, None) for f in sorted(fields)}
+        values.append((name, _freeze(value)))
+    return piece.layout, tuple(values)
+
+
+def _freeze(value):
+    """``value`` as nested tuples, tagged by type (so 1 and "1" differ), that hash by content."""
+    if isinstance(value, SimpleNamespace):
+        value = vars(value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, str):
+        return (type(value).__name__, str(value))
+    return (type(value).__name__, repr(value))

@@ -17,7 +17,7 @@ from ..core.errors import explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
-from ..design.names import template_names
+from ..design.names import drawing_key
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
@@ -216,10 +216,9 @@ class Renderer:
         the names the layout's templates read (a piece whose names cannot be told shares with
         nothing)."""
         layout = self.layouts.get(piece.layout, piece.label)
-        names = template_names(self.layouts, layout.name)
-        values = (("", id(piece)),) if names is None else \
-            tuple((n, repr(piece.context.get(n))) for n in sorted(names))
-        return (layout.name, round(width, 4), round(height, 4), rotate, values)
+        drawing = drawing_key(self.layouts, piece)
+        return (layout.name, round(width, 4), round(height, 4), rotate,
+                ("", id(piece)) if drawing is None else drawing)
 
     def plan_shares(self, placements) -> None:
         """Tell :meth:`place` which pieces a file will hold more than once: ``placements`` are

@@ -31,7 +31,7 @@ from ...render.renderer import Renderer
 from ..base import BuildResult, OutputJob, Stage
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
-from .pages import Signatures, card_page, decks_of
+from .pages import card_page, decks_of
 from .profiles import Profile, ProfileError, bundled_profiles, load_profile, manifest_targets
 from .writers import WRITERS
 from .writers.tts import tts_card_pixels
@@ -64,7 +64,7 @@ def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, j
                         color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels)
     if converter is not None:
         converter.art_name = renderer.art_name
-    job = ExportJob(game, layouts, profile, folder, renderer, converter, signatures=Signatures(layouts))
+    job = ExportJob(game, layouts, profile, folder, renderer, converter)
     cards = card_instances(game)
     workers = jobs if jobs is not None else default_workers()
     WRITERS[profile.output](job, decks_of(game, cards), workers)

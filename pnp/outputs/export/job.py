@@ -35,7 +35,6 @@ class ExportJob:
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Lower-case file name -> (file name, sha256 of its content), to tell a clash from the
     same file."""
-    signatures: Any = None
 
     def name(self, pattern: str, **fields: Any) -> str:
         fields = {"game": self.game.id, "target": self.profile.name, **fields}

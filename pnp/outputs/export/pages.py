@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from dataclasses import dataclass
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from ...core.units import Size, to_mm
-from ...design.layouts import LayoutSet
-from ...design.names import template_names
+from ...design.names import drawing_key
 from ...model.game import Component, Game
 from ...model.pieces import CardInstance, Piece
 from ...render.canvas import new_canvas
@@ -100,46 +96,6 @@ def card_pdf(renderer: Renderer, piece: Piece, geom: CardPage, profile: Profile,
     return buf.getvalue()
 
 
-class Signatures:
-    """What a piece's drawing depends on: its layout's name and the values of the template
-    names that layout (with its icons) reads (:func:`pnp.design.names.template_names`). Two
-    pieces with equal signatures draw the same, so one is drawn for both. ``piece.copy``
-    counts only when some layout mentions ``copy``."""
-
-    def __init__(self, layouts: LayoutSet):
-        self.layouts = layouts
-        try:
-            text = Path(layouts.path).read_text(encoding="utf-8")
-        except OSError:
-            text = "copy"
-        self.copy_matters = re.search(r"\bcopy\b", text) is not None
-
-    def of(self, piece: Piece):
-        """A hashable signature of ``piece``'s drawing, or None when it cannot be told."""
-        names = template_names(self.layouts, piece.layout)
-        if names is None:
-            return None
-        values = []
-        for name in sorted(names):
-            value = piece.context.get(name)
-            if name == "piece" and value is not None and not self.copy_matters:
-                value = {k: v for k, v in vars(value).items() if k != "copy"}
-            values.append((name, _freeze(value)))
-        return piece.layout, tuple(values)
-
-
-def _freeze(value):
-    if isinstance(value, SimpleNamespace):
-        value = vars(value)
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, str):
-        return (type(value).__name__, str(value))
-    return (type(value).__name__, repr(value))
-
-
 def distinct(job: ExportJob, comp: Component, deck: list[CardInstance], geom: CardPage, side: str):
     """The distinct drawings of one side of a deck, in order: [(pdf, [instances])]. Pieces
     whose drawing depends on the same values (copies of a card, cards sharing a plain back)
@@ -151,7 +107,7 @@ def distinct(job: ExportJob, comp: Component, deck: list[CardInstance], geom: Ca
     for card in deck:
         piece = card.face if side == "face" else card.back
         owner = card_id(card.face) if side == "face" else ""
-        signature = job.signatures.of(piece)
+        signature = drawing_key(job.layouts, piece)
         if signature is not None and (owner, signature) in by_signature:
             groups[by_signature[(owner, signature)]][1].append(card)
             continue
