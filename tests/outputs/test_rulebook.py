@@ -329,6 +329,21 @@ def test_image_width_and_missing_image(tmp_path):
         build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
 
 
+def test_a_low_resolution_picture_is_reported_once_however_many_layout_passes(tmp_path):
+    from PIL import Image
+
+    # [TOC] makes the document lay out more than once until the contents settle
+    sections = "".join(f"## Part {i}\n\nText.\n\n" for i in range(12))
+    game_dir, tdir = tiny_with(tmp_path, f"# T\n\n[TOC]\n\n![pic](pic.png \"100%\")\n\n{sections}")
+    Image.new("RGB", (300, 150), (200, 30, 30)).save(tdir / "pic.png")
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
+    low = [f for f in result.findings if f.rule == "preflight.low-resolution"]
+    assert len(low) == 1 and "pic.png prints at" in low[0].message
+    with pdfplumber.open(result.files[0]) as pdf:
+        assert "Part 11" in pdf.pages[0].extract_text()  # the contents list every heading
+
+
 def test_game_without_template_builds_nothing(tmp_path):
     game = load_game(FIXTURES / "tiny", "tiny")
     result = build_rulebook(game, GameSource(FIXTURES / "tiny", "tiny", FIXTURES / "tiny" / "templates", "tiny/templates"),

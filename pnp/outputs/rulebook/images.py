@@ -189,8 +189,6 @@ def image_flow_class():
             return [first, rest]
 
         def draw(self):
-            if getattr(self.canv, "_pnp_draft", False):
-                return  # a layout pass: only sizes matter
             y = self.height
             for line in self._lines:
                 line_h = max(e[2] for e in line)

@@ -59,7 +59,8 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     def no_images(src: str) -> ImageItem:
         raise RulebookError(f"image {src!r}: this document has no images", location=Location(display))
 
-    story_maker = MarkdownStory(styles, style, frame_w, frame_h, resolver or no_images, display, findings)
+    drawn: list[Finding] = []  # findings of the pass being drawn; the last pass is the one kept
+    story_maker = MarkdownStory(styles, style, frame_w, frame_h, resolver or no_images, display, findings, drawn)
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     tree = SyntaxTreeNode(parser.parse(markdown))
     story = story_maker.blocks(tree.children)
@@ -90,10 +91,8 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         canv.restoreState()
 
     class Doc(BaseDocTemplate):
-        draft = False
-
         def handle_documentBegin(self):
-            self.canv._pnp_draft = self.draft
+            drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
             super().handle_documentBegin()
 
         def afterFlowable(self, flowable):
@@ -106,7 +105,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
                                       key, level=level, closed=True)
             self.notify("TOCEntry", (level, text, self.page, key))
 
-    def make_doc(target, draft: bool):
+    def make_doc(target):
         frame = Frame(style.margin, style.margin_bottom, frame_w, frame_h, id="text",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         doc = Doc(target, pagesize=(page.width, page.height), invariant=1, pageCompression=1,
@@ -115,41 +114,19 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
                   leftMargin=style.margin, rightMargin=style.margin, topMargin=style.margin,
                   bottomMargin=style.margin_bottom)
         doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
-        doc.draft = draft
         return doc
 
-    # Layout passes run without drawing pictures until the table of contents settles; one more
-    # pass draws everything. (The contents flowable keeps its settled entries between passes;
-    # platypus marks flowables it had to push to the next page, and those marks are undone
-    # after every pass, as multiBuild does between its own passes.)
-    indexing = [f for f in story if f.isIndexing()]
-
-    def one_pass(target, draft: bool):
-        doc = make_doc(target, draft)
-        doc._doSave = 0 if draft else 1  # a layout pass is never written
-        doc._indexingFlowables = indexing
-        edits: list = []
-        doc._multiBuildEdits = edits.append
-        for fl in indexing:
-            fl.beforeBuild()
-        doc.build(story[:])
-        for fl in indexing:
-            fl.afterBuild()
-        for edit in edits:
-            edit[0](*edit[1:])
-        return doc
-
+    # multiBuild lays the story out until the table of contents settles and saves that pass.
     buf = io.BytesIO()
+    doc = make_doc(buf)
     try:
-        for _ in range(8):
-            one_pass(io.BytesIO(), draft=True)
-            if all(fl.isSatisfied() for fl in indexing):
-                break
-        else:
-            raise BuildError(f"{display}: the table of contents does not settle",
-                             hint="a heading may move between pages as the contents grow; add a page break")
-        doc = one_pass(buf, draft=False)
+        doc.multiBuild(story, maxPasses=8)
+    except IndexError as exc:
+        if "not resolved" not in str(exc):  # multiBuild's own message; anything else is a bug
+            raise
+        raise BuildError(f"{display}: the table of contents does not settle",
+                         hint="a heading may move between pages as the contents grow; add a page break") from None
     except RLLayoutError as exc:
         raise BuildError(f"{display}: something in the rulebook is too big for a page: {str(exc)[:200]}",
                          hint="make the image or table smaller, or split it") from None
-    return RulebookPdf(buf.getvalue(), doc.page, findings)
+    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn)

@@ -56,7 +56,11 @@ class MarkdownStory:
     """Builds platypus flowables from a markdown-it syntax tree."""
 
     def __init__(self, styles: dict, st: RulebookStyle, frame_w: float, frame_h: float,
-                 resolver: Callable[[str], ImageItem], display: str, findings: list[Finding]):
+                 resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
+                 drawn: list[Finding] | None = None):
+        """``findings`` collects what building the story finds (a glyph the font lacks);
+        ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
+        empties at the start of each layout pass so that only the final pass's remain."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -64,6 +68,7 @@ class MarkdownStory:
         self.resolve = resolver
         self.display = display
         self.findings = findings
+        self.drawn = findings if drawn is None else drawn
         self.heading_count = 0
         self.ImageFlow = image_flow_class()
         self._glyph_seen: set[str] = set()
@@ -145,7 +150,7 @@ class MarkdownStory:
         def flush():
             if images:
                 flows.append(self.ImageFlow(list(images), gap=self.st.base * 0.8, space_after=style.spaceAfter,
-                                            findings=self.findings, where=self.display))
+                                            findings=self.drawn, where=self.display))
                 images.clear()
 
         for kind, value in self.inline(node):
@@ -231,7 +236,7 @@ class MarkdownStory:
         images = [v for k, v in segments if k == "image"]
         if images:
             out.append(self.ImageFlow(images, gap=self.st.base * 0.8, space_after=self.st.base * 0.6,
-                                      findings=self.findings, where=self.display))
+                                      findings=self.drawn, where=self.display))
         return out
 
     def toc(self, depth: int):
