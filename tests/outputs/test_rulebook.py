@@ -21,7 +21,7 @@ import pytest
 from conftest import CARD_DATA, FIXTURES, ROOT
 from pnp.core.errors import PnpError
 from pnp.core.units import PAPER_SIZES, Size
-from pnp.geometry.booklet import booklet_sides, padded_count, reading_order
+from pnp.geometry.booklet import booklet_sides, padded_count, placement, reading_order
 from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.rulebook import RulebookError, build_rulebook, escape_markdown, markdown_pdf, render_template
@@ -188,6 +188,28 @@ def test_half_letter_booklet_on_letter_with_short_edge_duplex():
     with pikepdf.open(io.BytesIO(imposed)) as pdf:
         prefs = pdf.Root.ViewerPreferences
         assert prefs.Duplex == "/DuplexFlipShortEdge" and prefs.PrintScaling == "/None"
+
+
+def test_a5_pages_on_a4_sheets_sit_where_the_geometry_places_them_with_fonts_embedded():
+    page, sheet = PAPER_SIZES["a5"], PAPER_SIZES["a4"].landscape
+    imposed = impose_booklet(numbered_pdf(8, page), sheet)
+    with pdfplumber.open(io.BytesIO(imposed)) as pdf:
+        assert [halves(p) for p in pdf.pages] == [(8, 1), (2, 7), (6, 3), (4, 5)]
+        for half in ("left", "right"):
+            scale, x, y = placement(page, sheet, half)
+            frames = [r for r in pdf.pages[0].rects if abs(r["x0"] - x) < 1]
+            assert frames, half
+            frame = frames[0]  # the source page's edge frame, 0.5 pt line centred on the edge
+            assert abs(frame["x1"] - frame["x0"] - page.width * scale) < TOL
+            assert abs(frame["bottom"] - frame["top"] - page.height * scale) < TOL
+            assert abs(sheet.height - frame["bottom"] - y) < TOL
+    with pikepdf.open(io.BytesIO(imposed)) as pdf:
+        fonts = {str(f.BaseFont) for form in pdf.pages[0].Resources.XObject.values()
+                 for f in form.Resources.Font.values()}
+        assert fonts and all("+" in f for f in fonts)  # subset and embedded
+        for form in pdf.pages[0].Resources.XObject.values():
+            assert all("/FontFile2" in f.FontDescriptor for f in form.Resources.Font.values()
+                       if "/FontDescriptor" in f)
 
 
 # ------------------------------------------------------------------------------------------

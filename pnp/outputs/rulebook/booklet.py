@@ -4,7 +4,6 @@ sheets, in the order :mod:`pnp.geometry.booklet` gives."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 from ...core.errors import BuildError
 from ...core.units import Size
@@ -17,70 +16,47 @@ def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "
     ``pdf``: the source document (every page the same size, normally half of ``sheet``);
     ``sheet``: the landscape sheet size in pt. Returns the imposed PDF: one page per printed
     side (front, back, front, ...), blank halves left empty, ``/ViewerPreferences`` with
-    PrintScaling None and Duplex DuplexFlipShortEdge. Pages are placed as vector content (no
-    rasterising), so embedded fonts stay embedded. Same input, same bytes.
+    PrintScaling None and Duplex DuplexFlipShortEdge. Each page becomes a Form XObject named
+    ``/PageN`` (pikepdf's ``as_form_xobject``: its content and resources as they are, no
+    rasterising, so embedded fonts stay embedded), fitted to its half of the sheet. Same input,
+    same bytes (a deterministic document ID).
 
     Raises BuildError when the source has no pages or pages of different sizes.
     """
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject,
-                               NameObject, NumberObject)
+    import pikepdf
 
-    reader = PdfReader(io.BytesIO(pdf))
-    pages = list(reader.pages)
+    source = pikepdf.open(io.BytesIO(pdf))
+    pages = list(source.pages)
     if not pages:
         raise BuildError("the document to impose has no pages")
-    sizes = {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2)) for p in pages}
+    sizes = {(round(float(p.mediabox[2] - p.mediabox[0]), 2), round(float(p.mediabox[3] - p.mediabox[1]), 2))
+             for p in pages}
     if len(sizes) != 1:
         raise BuildError("booklet pages must all be one size; the document has "
                          + ", ".join(f"{w:g} x {h:g} pt" for w, h in sorted(sizes)))
     pw, ph = sizes.pop()
     page_size = Size(pw, ph)
-    writer = PdfWriter()
-    forms: dict[int, Any] = {}
-
-    def form(number: int):
-        # Each source page becomes one Form XObject (its content stream and resources copied
-        # as they are, no re-parsing), placed on the sheet with a transformation matrix.
-        if number not in forms:
-            src = pages[number - 1]
-            box = src.mediabox
-            stream = DecodedStreamObject()
-            stream.set_data(src.get_contents().get_data() if src.get_contents() is not None else b"")
-            stream.update({
-                NameObject("/Type"): NameObject("/XObject"),
-                NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/FormType"): NumberObject(1),
-                NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in
-                                                  (box.left, box.bottom, box.right, box.top)]),
-                NameObject("/Resources"): src["/Resources"].clone(writer) if "/Resources" in src
-                else DictionaryObject(),
-            })
-            forms[number] = writer._add_object(stream.flate_encode())
-        return forms[number]
-
+    out = pikepdf.new()
     for side in booklet_sides(len(pages)):
-        target = writer.add_blank_page(width=sheet.width, height=sheet.height)
-        xobjects = DictionaryObject()
-        ops = []
+        target = out.add_blank_page(page_size=(sheet.width, sheet.height))
+        content = []
         for half, number in (("left", side.left), ("right", side.right)):
             if number is None:
                 continue
-            src = pages[number - 1]
             scale, x, y = placement(page_size, sheet, half)
-            ox, oy = float(src.mediabox.left), float(src.mediabox.bottom)
-            name = f"/Page{number}"
-            xobjects[NameObject(name)] = form(number)
-            ops.append(f"q {scale:.6f} 0 0 {scale:.6f} {x - ox * scale:.4f} {y - oy * scale:.4f} cm "
-                       f"{name} Do Q")
-        content = DecodedStreamObject()
-        content.set_data(("\n".join(ops) + "\n").encode("ascii"))
-        target[NameObject("/Contents")] = writer._add_object(content.flate_encode())
-        target[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-    prefs = writer.create_viewer_preferences()
-    prefs.print_scaling = "/None"
-    prefs.duplex = "/DuplexFlipShortEdge"
-    writer.add_metadata({"/Title": title, "/Creator": creator, "/Producer": creator})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+            src = pages[number - 1]
+            ox, oy = float(src.mediabox[0]), float(src.mediabox[1])
+            # the page as a Form XObject (content and resources as they are), drawn with the
+            # matrix placement() gives: the geometry stays ours, to the last digit
+            form = out.copy_foreign(src.as_form_xobject())
+            name = target.add_resource(form, pikepdf.Name.XObject, pikepdf.Name(f"/Page{number}"))
+            content.append(f"q {scale:.6f} 0 0 {scale:.6f} {x - ox * scale:.4f} {y - oy * scale:.4f} cm "
+                           f"{name} Do Q")
+        target.Contents = out.make_stream(("\n".join(content) + "\n").encode("ascii"))
+    out.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"),
+                                                    Duplex=pikepdf.Name.DuplexFlipShortEdge)
+    out.docinfo = out.make_indirect(pikepdf.Dictionary(Title=title, Creator=creator, Producer=creator))
+    buf = io.BytesIO()
+    out.save(buf, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buf.getvalue()
