@@ -1,5 +1,7 @@
-"""``pnp check``: every table against the manifest, the totals the rulebook states, the game's
-own rules and its layouts; the composition with ``--analysis``."""
+"""``pnp check``: a dry run of ``pnp build``. Every table against the manifest, the totals the
+rulebook states and the game's own rules, then every output drawn without writing a file, so
+whatever a build would find is found here first, with the same rule id and location; the
+composition with ``--analysis``."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, Format, GameArg, MaxImagePixelsOpt, load_options
-from .output import out, resolve_games
+from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
+                      GameArg, GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
+                      PaperOpt, TargetOpt, load_options, sheet_options)
+from .output import out, print_report, resolve_games, run_games
 
 
 @app.command()
@@ -24,35 +28,54 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
+    target: TargetOpt = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where pnp build writes (default: output): parts a build there made from the same inputs are not drawn again. Nothing is written.")] = Path("output"),
+    paper: PaperOpt = Paper("letter"),
+    flip: FlipOpt = Flip.LONG,
+    gutter_fold: GutterFoldOpt = False,
+    back_offset: BackOffsetOpt = "0,0",
+    margin: MarginOpt = "5mm",
+    gap: GapOpt = "0mm",
+    bleed: BleedOpt = "0.125in",
+    contact_sheets: ContactSheetsOpt = True,
+    jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
-    """Check games' data against their manifests, the rulebook's totals and each game's rules.
+    """Check games as pnp build would build them, without writing anything: the data against the
+    manifest, the rulebook's totals and each game's rules, and every card, board, token and
+    rulebook page drawn. The sheet options and --target say which build to check.
 
     Exits 1 when a game has errors (or warnings, with --strict), 0 otherwise.
     """
     from ..core.findings import failing
-    from ..validate.check import check_game_full
-    from ..validate.report import report_dict, report_renderables
+    from ..outputs.base import BuildSettings
 
-    options = load_options(encoding, delimiter)
-    results = [check_game_full(source, options, max_image_pixels) for source in resolve_games(games)]
-    bad = any(failing(r.findings, strict) for r in results)
+    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
+    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()))
+    load = load_options(encoding, delimiter)
+    sources = resolve_games(games)
+    reports = run_games(sources, output, settings, load, write=False)
+    bad = any(failing(r.findings, strict) for r in reports)
     analyses: dict = {}
     written: dict = {}
     if analysis or plots is not None:
         from ..validate.analysis import analyze
+        from ..validate.check import check_game_full
         from ..validate.plots import write_plots
 
-        for r in results:
-            if r.game is not None:
-                analyses[r.display] = analyze(r.game, r.book)
+        for source, r in zip(sources, reports):
+            data = check_game_full(source, load) if r.loaded else None
+            if data is not None and data.game is not None:
+                analyses[r.display] = analyze(data.game, data.book)
                 if plots is not None:
-                    written[r.display] = write_plots(analyses[r.display], plots / r.game.id)
+                    written[r.display] = write_plots(analyses[r.display], plots / data.game.id)
     if format is Format.JSON:
+        from ..validate.report import report_dict
+
         payload = []
-        for r in results:
+        for r in reports:
             item = report_dict(r)
             if r.display in analyses:
                 item["analysis"] = analyses[r.display].as_dict()
@@ -61,9 +84,8 @@ def check(
             payload.append(item)
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
-        for r in results:
-            for part in report_renderables(r, strict):
-                out.print(part)
+        for r in reports:
+            print_report(r, strict)
             if r.display in analyses:
                 from ..validate.report import analysis_renderables
 
@@ -71,7 +93,7 @@ def check(
                     out.print(part)
             for path in written.get(r.display, []):
                 out.print(f"  wrote {escape(str(path))}")
-            if len(results) > 1:
+            if len(reports) > 1:
                 out.print()
         if strict and bad:
             out.print("--strict: warnings count as errors", style="yellow", highlight=False)

@@ -9,24 +9,16 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, load_options
-from .output import checked_game, out, print_findings, resolve_games
-
-SHOWN = 20
-"""Findings printed per game and target; manifest.json lists them all."""
+from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, TargetOpt, load_options
+from .output import out, print_build, resolve_games, run_games
 
 
 @app.command()
 def export(
     games: GameArg = None,
-    target: Annotated[Optional[list[str]], typer.Option(
-        "--target", "-t",
-        help="Target: tgc, mpc, dtc, eu, tts, a [targets.NAME] of the game's manifest, or a path to "
-             "a profile .toml. Repeat for several. Default: the targets the manifest lists.",
-        show_default=False)] = None,
+    target: TargetOpt = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write into; files go to "
                                          "OUTPUT/<game>/export/<target>/.")] = Path("output"),
     url_prefix: Annotated[Optional[str], typer.Option(
@@ -36,14 +28,17 @@ def export(
     jobs: Annotated[Optional[int], typer.Option(min=1, help="Processes that render PNGs (default: up to 2).",
                                                 show_default=False)] = None,
     list_targets: Annotated[bool, typer.Option("--list-targets", help="List the bundled targets and exit.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Export even when pnp check finds errors in the data.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Export even when errors are found.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the export too: exit 1, nothing written.")] = False,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
-    """Write print-shop files or Tabletop Simulator decks for each game and target."""
-    from ..design.layouts import game_layouts
-    from ..outputs.export import bundled_profiles, export_game, load_profile, manifest_targets
+    """Write print-shop files or Tabletop Simulator decks for each game and target (the targets
+    the manifest lists when none is given). Each game is checked as pnp check -t TARGET checks
+    it; nothing is written when an error is found."""
+    from ..outputs.base import BuildSettings
+    from ..outputs.export import bundled_profiles, load_profile
 
     if list_targets:
         for name in bundled_profiles():
@@ -51,30 +46,24 @@ def export(
             out.print(f"[bold]{name}[/bold]  {escape(prof.title)}")
             out.print(f"  {escape(prof.description)}", markup=False)
         return
+    settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, jobs=jobs,
+                             outputs=("export",), targets=tuple(target or ()), manifest_targets=not target,
+                             url_prefix=url_prefix)
     failed = False
-    load = load_options(encoding, delimiter)
-    for source in resolve_games(games):
-        game = checked_game(source, force, "exported", load, max_image_pixels)
-        if game is None:
+    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter),
+                            write=True, reuse=False):
+        if report.loaded and not report.ran:
+            out.print(f"[bold]{escape(report.title)}[/bold]: [red]no --target given and game.toml lists no "
+                      f"[targets][/red]", highlight=False)
+            out.print("  hint: give --target (" + ", ".join(bundled_profiles()) + ") or add [targets.NAME] "
+                      "tables to game.toml")
             failed = True
             continue
-        targets = list(target or []) or manifest_targets(game)
-        if not targets:
-            raise PnpError(f"{source.display}: no --target given and game.toml lists no [targets]",
-                           hint="give --target (" + ", ".join(bundled_profiles()) + ") or add "
-                           "[targets.NAME] tables to game.toml")
-        layouts = game_layouts(game, source)
-        for name in targets:
-            result = export_game(game, layouts, name, output / game.id, jobs=jobs, url_prefix=url_prefix,
-                                 max_image_pixels=max_image_pixels)
-            manifest = next(f for f in result.files if f.name == "manifest.json")
-            written = len(result.files) - 2
-            out.print(f"[bold]{escape(game.title)}[/bold] -> {escape(name)}: {result.cards} cards in "
-                      f"{written} file(s) under {escape(str(manifest.parent))}")
-            print_findings(result.findings[:SHOWN])
-            if len(result.findings) > SHOWN:
-                out.print(f"  ... and {len(result.findings) - SHOWN} more finding(s), listed in "
-                          f"{escape(str(manifest))}")
-            failed = failed or any(f.severity == "error" for f in result.findings)
+        failed = print_build(report, strict, describe) or failed
     if failed:
         raise typer.Exit(1)
+
+
+def describe(name: str, result) -> str:
+    """What one export made: cards and files (the manifest files not counted)."""
+    return f"{result.cards} cards in {result.sheets} file(s)"

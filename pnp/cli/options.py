@@ -5,7 +5,8 @@ option, before any game is read."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from pathlib import Path
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -78,6 +79,39 @@ DelimiterOpt = Annotated[Optional[str], typer.Option(
 MaxImagePixelsOpt = Annotated[int, typer.Option(
     min=1, help="Refuse art with more pixels than this (a guard against decompression bombs).")]
 PaperOpt = Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size of the sheets.")]
+FlipOpt = Annotated[Flip, typer.Option(
+    case_sensitive=False, help="Duplex flip: long (backs mirror the columns) or short (backs mirror the rows, turned).")]
+GutterFoldOpt = Annotated[bool, typer.Option(
+    "--gutter-fold", help="Faces and backs on one sheet, to fold and glue; no duplex printing.")]
+BackOffsetOpt = Annotated[Any, typer.Option(
+    parser=offset, metavar="X,Y",
+    help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")]
+MarginOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Ink-free margin at the paper edge.")]
+GapOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                       help="Space between cards; bleed fills up to half of it.")]
+BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                         help="Largest bleed past each trim, where the space allows.")]
+ContactSheetsOpt = Annotated[bool, typer.Option(
+    "--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")]
+OutputOpt = Annotated[Path, typer.Option(
+    "--output", "-o", help="Folder the games' outputs go in; each game gets a subfolder.")]
+JobsOpt = Annotated[Optional[int], typer.Option(
+    min=1, help="Games (and export rasters) processed side by side (default: up to 2).", show_default=False)]
+TargetOpt = Annotated[Optional[list[str]], typer.Option(
+    "--target", "-t",
+    help="Export target: tgc, mpc, dtc, eu, tts, a [targets.NAME] of the game's manifest, or a path to "
+         "a profile .toml. Repeat for several.",
+    show_default=False)]
+
+
+def sheet_options(paper: Paper, flip: Flip, gutter_fold: bool, back_offset: tuple[float, float], margin: float,
+                  gap: float, bleed: float, contact_sheets: bool):
+    """The :class:`~pnp.outputs.base.SheetOptions` of the sheet options ``build`` and ``check``
+    share (a check is a dry run of the same build, so it takes the same options)."""
+    from ..outputs.base import SheetOptions
+
+    return SheetOptions(paper=paper.value, flip=flip.value, gutter_fold=gutter_fold, back_offset=back_offset,
+                        margin=margin, gap=gap, bleed=bleed, contact_sheets=contact_sheets)
 
 
 def parse_delimiter(value: str | None) -> str | None:

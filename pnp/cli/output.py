@@ -1,14 +1,17 @@
-"""What the commands share: the consoles, resolving GAME arguments, printing findings, and the
-check a command makes before it writes files."""
+"""What the commands share: the consoles, resolving GAME arguments and printing reports."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import os
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..core.errors import PnpError
+
+MAX_LISTED = 8
+"""A part that wrote more files than this is reported as a count and their folder."""
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -25,29 +28,69 @@ def resolve_games(games: list[str] | None):
     return [find_game(g) for g in names]
 
 
-def print_findings(findings) -> None:
-    """One line per finding (severity, rule, location, message) and its hint."""
-    for f in findings:
-        colour = {"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
-        out.print(f"  [{colour}]{f.severity}[/{colour}] {escape(f.rule)}  {escape(f.location)}: {escape(f.message)}")
-        if f.hint:
-            out.print(f"    hint: {escape(f.hint)}")
+def print_lines(lines, console: Console | None = None) -> None:
+    """Print (indent, Rich Text) lines whole: wrapped to the width of a terminal under their
+    indent, and never wrapped nor cut when the output goes to a pipe or a file."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    console = console or out
+    for indent, text in lines:
+        if console.is_terminal:
+            console.print(Padding(text, (0, 0, 0, indent), expand=False), soft_wrap=False)
+        else:
+            console.print(Text(" " * indent) + text, soft_wrap=True)
 
 
-def checked_game(source, force: bool, verb: str, load, max_image_pixels: int | None):
-    """Check a game before a command makes files from it (``load``: how its tables are read;
-    art over ``max_image_pixels`` is refused). Returns the game, or None after printing why
-    nothing was made ("not built", "not exported", ...) when the check found errors (and
-    ``force`` is off) or the game did not load. ``force`` also lifts the copies cap."""
-    from ..validate.check import check_game
+def print_report(report, strict: bool = False, infos: bool = True) -> None:
+    """The findings report of one game (:func:`pnp.validate.report.report_lines`)."""
+    from ..validate.report import report_lines
 
-    game, findings = check_game(source, replace(load, copies_cap=None) if force else load, max_image_pixels)
-    errors = [f for f in findings if f.severity == "error"]
-    if game is not None and (not errors or force):
-        return game
-    out.print(f"[bold]{escape(game.title if game else source.display)}[/bold]: [red]not {verb}[/red], "
-              f"pnp check found {len(errors)} error(s)")
-    print_findings(errors)
-    if game is not None:
-        out.print("  hint: fix the data, or use --force to go ahead anyway")
-    return None
+    print_lines(report_lines(report, strict, infos))
+
+
+def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True):
+    """Run the check-and-build pipeline (:func:`pnp.pipeline.build.run_game`) for each game,
+    side by side, reports in order. Refuses two games with one id when writing (their files
+    would overwrite each other)."""
+    from ..model.games import game_id
+    from ..pipeline.build import BuildJob, run_jobs
+
+    jobs = [BuildJob(source, output, settings, load, write=write, reuse=reuse) for source in sources]
+    if write:
+        ids = [game_id(job.source.path) for job in jobs]
+        for gid in ids:
+            if gid is not None and ids.count(gid) > 1:
+                raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
+                               hint="give them one at a time with different --output folders, or change one id")
+    return run_jobs(jobs, settings.jobs)
+
+
+def print_build(report, strict: bool, describe) -> bool:
+    """Print one game's build: its outcome line, each part (``describe(name, result)`` says what
+    it made) with the files written or kept, then its findings (infos counted on one line).
+    Returns whether the build failed: the game did not load, or the verdict refused to write
+    (an error, or with ``strict`` a warning; a forced build writes despite errors and does not
+    fail)."""
+    from ..validate.report import report_lines
+
+    lines = report_lines(report, strict, infos=False)
+    print_lines(lines[:1])
+    for name, result in report.ran.items():
+        what = describe(name, result)
+        if what:
+            out.print(f"  {escape(name)}: {what}")
+        if len(result.files) > MAX_LISTED:
+            folder = Path(os.path.commonpath([str(f.parent) for f in result.files]))
+            out.print(f"    wrote {len(result.files)} files under {escape(str(folder))}")
+        else:
+            for f in result.files:
+                out.print(f"    wrote {escape(str(f))}")
+    for name, files in report.kept.items():
+        out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
+    print_lines(lines[1:])
+    if report.refused == "errors":
+        out.print("  [red]nothing written[/red]: fix the errors above, or write anyway with --force")
+    elif report.refused == "strict":
+        out.print("  [red]nothing written[/red]: --strict counts warnings as errors")
+    return not report.loaded or bool(report.refused)

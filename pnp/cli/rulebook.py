@@ -1,6 +1,6 @@
 """``pnp rulebook``: each game's rulebook from its template, as single pages and, with
 ``--booklet``, a saddle-stitch booklet (:mod:`pnp.outputs.rulebook`). Like ``pnp build``, it
-checks each game first and refuses data with errors unless ``--force``."""
+checks each game first and writes nothing when an error is found, unless ``--force``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.markup import escape
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, Paper, load_options
-from .output import checked_game, out, print_findings, resolve_games
+from .output import out, print_build, resolve_games, run_games
 
 @app.command("rulebook")
 def rulebook(
@@ -29,33 +29,32 @@ def rulebook(
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
     force: Annotated[bool, typer.Option(
-        "--force", help="Build even when pnp check finds errors in the data.")] = False,
+        "--force", help="Write even when errors are found.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too: exit 1, nothing written.")] = False,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
-    """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/."""
-    from ..outputs.rulebook import TEMPLATE_NAME, build_rulebook
+    """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/. Each
+    game is checked first, as pnp build checks it; nothing is written when an error is found."""
+    from ..outputs.base import BuildSettings
 
-    key = paper.value
+    settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, outputs=("rulebook",),
+                             rulebook_paper=paper.value, booklet=booklet)
     failed = False
-    load = load_options(encoding, delimiter)
-    for source in resolve_games(games):
-        game = checked_game(source, force, "built", load, max_image_pixels)
-        if game is None:
-            failed = True
+    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter),
+                            write=True, reuse=False):
+        result = next(iter(report.ran.values()), None)
+        if result is not None and any(f.rule == "rulebook.none" for f in result.findings):
+            out.print(f"[bold]{escape(report.title)}[/bold]: [yellow]no rulebook template[/yellow] "
+                      f"({escape(report.display)}); see docs/rulebooks.md")
+            failed = failed or bool(games)
             continue
-        if not (source.templates_dir / TEMPLATE_NAME).is_file():
-            out.print(f"[bold]{escape(game.title)}[/bold]: [yellow]no rulebook template[/yellow] "
-                      f"({escape(source.templates_display)}/{TEMPLATE_NAME}); see docs/rulebooks.md")
-            if games:
-                failed = True
-            continue
-        result = build_rulebook(game, source, output / game.id, key, booklet, max_image_pixels)
-        out.print(f"[bold]{escape(game.title)}[/bold]: rulebook of {result.sheets} page(s)")
-        for f in result.files:
-            out.print(f"  wrote {escape(str(f))}")
-        print_findings(result.findings)
-        failed = failed or any(f.severity == "error" for f in result.findings)
+        failed = print_build(report, strict, describe) or failed
     if failed:
         raise typer.Exit(1)
+
+
+def describe(name: str, result) -> str:
+    """The rulebook's line of the report."""
+    return f"rulebook of {result.sheets} page(s)" if result.sheets else ""

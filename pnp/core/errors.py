@@ -38,16 +38,19 @@ class PnpError(Exception):
     """Base of every error caused by a user's input or options.
 
     ``message`` says what is wrong; ``hint`` says what to do about it. ``location`` is where.
-    ``rule`` is the rule id ``pnp check`` reports it under (``schema.ref``), when the raiser
-    knows it.
+    ``rule`` is the rule id ``pnp check`` and ``pnp build`` report it under (``schema.ref``);
+    without one, the class's :attr:`default_rule`.
     """
+
+    default_rule = "build.error"
+    """The rule id of an error of this kind raised without one."""
 
     def __init__(self, message: str, *, location: Location | None = None, hint: str | None = None,
                  rule: str = ""):
         self.message = message
         self.location = location
         self.hint = hint
-        self.rule = rule
+        self.rule = rule or self.default_rule
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -61,13 +64,19 @@ class PnpError(Exception):
 class DataError(PnpError):
     """A CSV cell, a CSV file or a manifest entry that cannot be read as declared."""
 
+    default_rule = "schema.file"
+
 
 class ManifestError(DataError):
     """A game manifest (``game.toml``) that is missing, malformed or inconsistent."""
 
+    default_rule = "schema.manifest"
+
 
 class LayoutError(PnpError):
     """A card layout (``templates/<game>/layouts.toml``) that is malformed or inconsistent."""
+
+    default_rule = "layout.render"
 
 
 class BuildError(PnpError):

@@ -9,7 +9,7 @@ grouping the report by file and for JSON consumers.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Iterable
 
 from .errors import Location
@@ -40,6 +40,10 @@ class Finding:
     field: str = ""
     component: str = ""
     piece: str = ""
+    pieces: tuple[str, ...] = ()
+    """Every piece the same finding was made for, when more than one (``piece`` is the first)."""
+    count: int = 1
+    """How many places the finding stands for (the pieces, or identical findings merged)."""
 
     @classmethod
     def at(cls, severity: str, rule: str, where: Location | None, message: str, *, source: str = "",
@@ -77,6 +81,29 @@ class Finding:
     def as_dict(self) -> dict:
         """The finding as a JSON-ready dict (every field, None where not known)."""
         return asdict(self)
+
+
+def merge(findings: Iterable[Finding]) -> list[Finding]:
+    """One finding per cause: findings that say the same thing at the same place (severity,
+    rule, location, message, hint and source alike) become the first of them, with every piece
+    they were made for in ``pieces`` and ``count`` the number of pieces (or, for findings
+    without a piece, of findings merged). An undefined name that 36 cards use is one finding
+    with 36 pieces, not 36 findings. Order is that of first occurrence."""
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.severity, f.rule, f.location, f.message, f.hint, f.source), []).append(f)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) == 1:
+            out.append(first)
+            continue
+        pieces = list(dict.fromkeys(p for f in group for p in (f.pieces or ((f.piece,) if f.piece else ()))))
+        if len(pieces) > 1:
+            out.append(replace(first, piece=pieces[0], pieces=tuple(pieces), count=len(pieces)))
+        else:
+            out.append(replace(first, piece=pieces[0] if pieces else first.piece, count=max(f.count for f in group)))
+    return out
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:

@@ -85,18 +85,19 @@ def _words(expected: str) -> str:
 
 def check(data: Any, schema: type, file: TomlFile, key: str, kind: type[PnpError] = PnpError, *,
           what: str = "setting", hints: dict[str, str] | None = None,
-          choices: dict[str, Callable[[Any], tuple[str, str | None]]] | None = None):
+          choices: dict[str, Callable[[Any], tuple[str, str | None]]] | None = None, rule: str = ""):
     """``data`` (the table at dotted ``key`` of ``file``) converted to ``schema``.
 
     Raises ``kind`` located at the failing key: a setting that is missing (hint ``hints[name]``,
     else "add name = ... under [table]"), unknown (``unknown {what} 'x'``, with the closest
     name), of the wrong type, out of its range, or not one of its choices
-    (``choices[name](value)`` gives that message and its hint).
+    (``choices[name](value)`` gives that message and its hint). ``rule`` is the rule id the
+    error is reported under.
     """
     try:
         return msgspec.convert(data, schema)
     except msgspec.ValidationError as exc:
-        raise _translate(str(exc), data, schema, file, key, kind, what, hints or {}, choices or {}) from None
+        raise _translate(str(exc), data, schema, file, key, kind, what, hints or {}, choices or {}, rule) from None
 
 
 def _fields(schema: type, steps: list[str | int]) -> tuple[str, ...]:
@@ -106,7 +107,8 @@ def _fields(schema: type, steps: list[str | int]) -> tuple[str, ...]:
 
 
 def _translate(message: str, data: Any, schema: type, file: TomlFile, key: str, kind: type[PnpError], what: str,
-               hints: dict[str, str], choices: dict[str, Callable[[Any], str]]) -> PnpError:
+               hints: dict[str, str], choices: dict[str, Callable[[Any], str]], rule: str = "") -> PnpError:
+    extra = {"rule": rule} if rule else {}
     found = _PATH_RE.search(message)
     path = found.group(1) if found else ""
     text = message[:found.start()] if found else message
@@ -119,28 +121,28 @@ def _translate(message: str, data: Any, schema: type, file: TomlFile, key: str, 
         field_name = missing.group(1)
         where = f"{at}.{field_name}" if at else field_name
         hint = hints.get(field_name, f"add {field_name} = ... under [{at}]" if at else None)
-        return file.error(where, f"'{field_name}' is missing", hint, kind)
+        return file.error(where, f"'{field_name}' is missing", hint, kind, **extra)
     unknown = re.match(r"Object contains unknown field `(.+)`", text)
     if unknown:
         field_name = unknown.group(1)
         known = _fields(schema, steps)
         where = f"{at}.{field_name}" if at else field_name
         return file.error(where, f"unknown {what} {field_name!r}",
-                          did_you_mean(field_name, known, "settings: " + ", ".join(known)) if known else None, kind)
+                          did_you_mean(field_name, known, "settings: " + ", ".join(known)) if known else None, kind, **extra)
     value = _value_at(data, steps)
     enum = re.match(r"Invalid enum value (.+)", text)
     if enum:
         if name in choices:
-            return file.error(at, *choices[name](value), kind)
-        return file.error(at, f"{name} {value!r} is not one of the allowed values", None, kind)
+            return file.error(at, *choices[name](value), kind, **extra)
+        return file.error(at, f"{name} {value!r} is not one of the allowed values", None, kind, **extra)
     bound = re.match(r"Expected `(.+?)` (>=|<=|>|<) (\S+)", text)
     if bound:
         sign = {">=": "at least", "<=": "at most", ">": "more than", "<": "less than"}[bound.group(2)]
-        return file.error(at, f"{name} must be {sign} {bound.group(3)}, not {value!r}", None, kind)
+        return file.error(at, f"{name} must be {sign} {bound.group(3)}, not {value!r}", None, kind, **extra)
     wrong = re.match(r"Expected `(.+?)`, got `(.+?)`", text)
     if wrong:
-        return file.error(at, f"'{name}' must be {_article(_words(wrong.group(1)))}, not {value!r}", None, kind)
-    return file.error(at, text, None, kind)
+        return file.error(at, f"'{name}' must be {_article(_words(wrong.group(1)))}, not {value!r}", None, kind, **extra)
+    return file.error(at, text, None, kind, **extra)
 
 
 def _article(words: str) -> str:

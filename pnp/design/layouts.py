@@ -19,11 +19,13 @@ from typing import Annotated, Any, Literal, Union
 
 from msgspec import Meta, Struct
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, Location
 from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
 from ..core.units import parse_length
+from ..core.findings import Finding
 from ..model.game import Game
+from ..model.pieces import CardInstance, card_instances
 from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
 from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
 from .fonts import FONT_FILES
@@ -118,18 +120,29 @@ class LayoutSet:
     """``layouts.NAME`` / ``icons.NAME`` -> the file that defines it (boards.toml can draw the
     layouts and icons of layouts.toml)."""
 
-    def error(self, key: str | None, message: str, hint: str | None = None) -> LayoutError:
-        """A LayoutError located at ``key`` (a dotted key such as ``layouts.card.boxes.title.fill``;
-        None for the file), in the file that defines that layout or icon, with its line."""
+    def location(self, key: str | None) -> Location:
+        """Where ``key`` is written (a dotted key such as ``layouts.card.boxes.title.fill``,
+        optionally followed by ``, drawing layout NAME``; None for the file): the file that
+        defines that layout or icon, with its line."""
         parts = (key or "").split(",")[0].split(".")
         file = self.files.get(".".join(parts[:2])) or self.files.get("") or TomlFile(self.display)
-        return _error(file, key, message, hint)
+        return file.location(key)
 
-    def get(self, name: str, where: str) -> Layout:
-        """The layout called ``name``; ``where`` says who asked (for the error)."""
+    def error(self, key: str | None, message: str, hint: str | None = None,
+              rule: str = "layout.render") -> LayoutError:
+        """A LayoutError located at ``key`` (see :meth:`location`), under ``rule`` (the rule id
+        ``pnp check`` reports it under; by default a problem found while drawing)."""
+        return LayoutError(message, location=self.location(key), hint=hint, rule=rule)
+
+    def get(self, name: str, where: str | None = None) -> Layout:
+        """The layout called ``name``; ``where`` says who asked (for the error; None: the piece
+        being drawn, which the finding names)."""
         if name not in self.layouts:
-            raise self.error(None, f"{where} uses layout {name!r}, which {self.display} does not define",
-                             hint=did_you_mean(name, self.layouts, "layouts: " + ", ".join(sorted(self.layouts))))
+            who = f"{where} uses layout {name!r}, which" if where else f"layout {name!r} is drawn but"
+            raise self.error(None, f"{who} {self.display} does not define it" if not where else
+                             f"{who} {self.display} does not define",
+                             hint=did_you_mean(name, self.layouts, "layouts: " + ", ".join(sorted(self.layouts))),
+                             rule="layout.undefined")
         return self.layouts[name]
 
 
@@ -166,8 +179,9 @@ class LayoutTable(Struct, forbid_unknown_fields=True):
 
 
 def _error(file: TomlFile, key: str | None, message: str, hint: str | None = None) -> LayoutError:
-    """A LayoutError in the layouts ``file``, at dotted ``key`` (None: the file)."""
-    return file.error(key, message, hint, LayoutError)
+    """A LayoutError in the layouts ``file``, at dotted ``key`` (None: the file), reported as
+    ``layout.file``: the file itself is wrong, whatever is drawn with it."""
+    return file.error(key, message, hint, LayoutError, rule="layout.file")
 
 
 def _length(value: Any, file: TomlFile, key: str) -> float:
@@ -242,7 +256,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
                      hint="save the file as UTF-8") from None
     file = TomlFile.of_text(display, text)
-    top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting")
+    top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting", rule="layout.file")
     safe_zone = _length(top.safe_zone, file, "safe_zone")
     raw_layouts = top.layouts
     icons = {}
@@ -251,7 +265,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         if not isinstance(spec, dict):
             raise _error(file, where, f"icon {name!r} must be a table",
                          hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
-        icon = check(spec, IconTable, file, where, LayoutError, what="icon setting", choices={
+        icon = check(spec, IconTable, file, where, LayoutError, what="icon setting", rule="layout.file", choices={
             "shape": lambda value: (f"shape {value!r} is not one of {', '.join(SHAPES)}",
                                     did_you_mean(value, SHAPES) or None),
             "font": lambda value: (f"unknown font {value!r}", did_you_mean(value, FONT_FILES, "fonts: "
@@ -271,7 +285,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         shape_hint = f'write [layouts.{name}] with extends = "NAME", and [layouts.{name}.boxes.BOX] tables'
         if not isinstance(spec, dict):
             raise _error(file, f"layouts.{name}", f"layout {name!r} is not laid out as tables", hint=shape_hint)
-        check(spec, LayoutTable, file, f"layouts.{name}", LayoutError, what="layout setting")
+        check(spec, LayoutTable, file, f"layouts.{name}", LayoutError, what="layout setting", rule="layout.file")
         for bname, bspec in spec.get("boxes", {}).items():
             if not isinstance(bspec, dict):
                 raise _error(file, f"layouts.{name}.boxes.{bname}", f"box {bname!r} of layout {name!r} is not a table",
@@ -352,6 +366,33 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                                 merged.get("background_origin", name))
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
     return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, files=files)
+
+
+def drawable_cards(game: Game, layouts: LayoutSet) -> tuple[list[CardInstance], list[Finding]]:
+    """The cards of ``game`` whose face and back layouts ``layouts`` defines, and an error
+    finding (``layout.undefined``) for each row naming a layout it does not, at the cell that
+    names it (or the game.toml key). Cards left out this way are reported, never dropped
+    silently: a build with such a finding is refused unless forced."""
+    findings: list[Finding] = []
+    bad_rows: set[tuple[str, int]] = set()
+    for comp in game:
+        if comp.kind != "deck":
+            continue
+        for row in comp.rows:
+            for kind, name, column in (("face", comp.layout_of(row), comp.layout_column),
+                                       ("back", comp.back_of(row), comp.back_column)):
+                if name and name not in layouts.layouts:
+                    key = "layout" if kind == "face" else "back"
+                    loc = row.location(column) if column else Location(
+                        f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.{key}")
+                    findings.append(Finding.at(
+                        "error", "layout.undefined", loc, f"the {kind} layout {name!r} is not defined in {layouts.display}",
+                        hint=did_you_mean(name, layouts.layouts, "layouts: " + ", ".join(sorted(layouts.layouts))),
+                        component=comp.id, piece=row.id or ""))
+                    bad_rows.add((comp.id, row.line))
+    cards = [card for card in card_instances(game)
+             if card.face.row is None or (card.face.component, card.face.row.line) not in bad_rows]
+    return cards, findings
 
 
 def game_layouts(game: Game, source: GameSource) -> LayoutSet:

@@ -177,7 +177,8 @@ def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     rows = int((usable_h + gap + 1e-6) // (card.height + gap))
     if cols < 1 or rows < 1:
         raise BuildError(f"a {card} card does not fit on {paper} paper inside {to_mm(margin):g} mm margins",
-                         hint="use larger paper, or a smaller --margin")
+                         hint="use larger paper, or a smaller --margin",
+                         rule="sheet.fit")
     grid_w = cols * card.width + (cols - 1) * gap
     grid_h = rows * card.height + (rows - 1) * gap
     origin_x = (paper.width - grid_w) / 2
@@ -267,7 +268,8 @@ def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     room = half - margin - fold_clearance - card.height
     if cols < 1 or room < 0:
         raise BuildError(f"a {card} card does not fit half of {paper} paper for gutter fold",
-                         hint="use larger paper, or turn it to landscape")
+                         hint="use larger paper, or turn it to landscape",
+                         rule="sheet.fit")
     fold_bleed = min(bleed, max(0.0, (room - MARK_PREF - MARK_GAP) / 2))
     edge_bleed = _outer_bleed(room - fold_bleed, bleed)
     grid_w = cols * card.width + (cols - 1) * gap

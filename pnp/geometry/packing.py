@@ -103,7 +103,8 @@ def lattice(piece: Any, width: float, bleed: float, gap: float) -> Lattice:
     if cols_even < 1:
         raise BuildError(f"a {piece.shape} token of {to_mm(piece.width):g} mm ({piece.face.label}) does not fit "
                          f"the sheet's printable width of {to_mm(width):g} mm",
-                         hint="use larger paper, a smaller --margin or a smaller token")
+                         hint="use larger paper, a smaller --margin or a smaller token",
+                         rule="sheet.fit")
     if cols_odd < 1:  # offset rows do not fit: pack in a plain grid instead
         pitch_y, shift, cols_odd = cell_h + gap, 0.0, cols_even
     return Lattice(cell_w, cell_h, pitch_x, pitch_y, shift, cols_even, cols_odd)
@@ -166,7 +167,8 @@ def pack(pieces: list[Any], paper: Size, opts: Any, names: dict[str, str]) -> li
             bottom = paper.height / 2 + DEFAULT_MARGIN
         if (paper.height - margin - bottom) < CAPTION + lat.cell_h:
             raise BuildError(f"a {first.shape} piece ({first.face.label}) does not fit on {paper} paper",
-                             hint="use larger paper or a smaller piece")
+                             hint="use larger paper or a smaller piece",
+                             rule="sheet.fit")
         left = margin + (width - lat.width) / 2
         placed = 0
         while placed < len(group):

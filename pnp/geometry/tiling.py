@@ -238,7 +238,8 @@ def plan_board(board: Size, paper: Size, *, margin: float, bleed: float,
     Raises BuildError when the overlap is below MIN_OVERLAP or leaves no room for a window.
     """
     if board.width <= 0 or board.height <= 0:
-        raise BuildError(f"a board of {board} has no area", hint='give a size such as size = "500mm x 500mm"')
+        raise BuildError(f"a board of {board} has no area", hint='give a size such as size = "500mm x 500mm"',
+                         rule="sheet.fit")
     sheets = [paper] if abs(paper.width - paper.height) < _EPS else [paper, Size(paper.height, paper.width)]
     for sheet in sheets:
         pw, ph = sheet.width - 2 * margin, sheet.height - 2 * margin
@@ -250,7 +251,8 @@ def plan_board(board: Size, paper: Size, *, margin: float, bleed: float,
                              (sheet.width - w) / 2, (sheet.height + h) / 2)
     if overlap < MIN_OVERLAP - _EPS:
         raise BuildError(f"a tile overlap of {to_mm(overlap):g} mm is too small for alignment marks",
-                         hint=f"use an overlap of at least {to_mm(MIN_OVERLAP):g} mm (10 mm is the default)")
+                         hint=f"use an overlap of at least {to_mm(MIN_OVERLAP):g} mm (10 mm is the default)",
+                         rule="sheet.fit")
     best = None
     for sheet in sheets:
         wmax = sheet.width - 2 * margin - 2 * guide
@@ -263,12 +265,14 @@ def plan_board(board: Size, paper: Size, *, margin: float, bleed: float,
             best = (sheet, cols, rows, lx, ly)
     if best is None:
         raise BuildError(f"an overlap of {to_mm(overlap):g} mm leaves no room on {paper} paper",
-                         hint="use a smaller overlap or larger paper")
+                         hint="use a smaller overlap or larger paper",
+                         rule="sheet.fit")
     sheet, cols, rows, lx, ly = best
     if cols * rows > MAX_TILES:
         raise BuildError(f"a board of {board} needs {cols * rows} sheets ({cols} x {rows}) on {paper} paper",
                          hint=f"boards over {MAX_TILES} sheets are refused as a likely typo in the size; "
-                         "check the board's size in game.toml")
+                         "check the board's size in game.toml",
+                         rule="sheet.fit")
     w = (lx + (cols - 1) * overlap) / cols
     h = (ly + (rows - 1) * overlap) / rows
     return BoardPlan(board, sheet, margin, bleed, overlap, guide, cols, rows, w, h,

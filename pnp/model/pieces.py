@@ -33,7 +33,8 @@ class Piece:
     ``component`` (the component id), ``row_id`` (its row, None for a component without rows),
     ``copy`` of ``copies`` (1-based), ``side`` (``face``, ``back``, ``sheet`` for a reference
     sheet, ``face N`` for face N of a die) and ``cell``, the 1-based item numbers of the repeat
-    boxes that drew it inside another piece (empty for a whole piece).
+    boxes that drew it inside another piece (empty for a whole piece); ``row`` is its table
+    row.
     """
 
     layout: str
@@ -44,6 +45,9 @@ class Piece:
     copies: int = 1
     side: str = "face"
     cell: tuple[int, ...] = ()
+    row: Row | None = field(default=None, compare=False, hash=False, repr=False)
+    """The table row the piece is drawn from (None for a piece without one): where a drawing
+    problem whose value came from a cell points."""
 
     @property
     def name(self) -> str:
@@ -96,13 +100,15 @@ def card_instances(game: Game) -> list[CardInstance]:
             back = comp.back_of(row)
             if not layout:
                 raise BuildError(f"{row.location(comp.layout_column)}: card {row.id!r} has no face layout",
-                                 hint=f"set layout or layout_column for [components.{comp.id}] in game.toml")
+                                 hint=f"set layout or layout_column for [components.{comp.id}] in game.toml",
+                                 rule="pieces.definition")
             if not back:
                 raise BuildError(f"{row.location(comp.back_column)}: card {row.id!r} has no back",
-                                 hint=f"set back or back_column for [components.{comp.id}] in game.toml")
+                                 hint=f"set back or back_column for [components.{comp.id}] in game.toml",
+                                 rule="pieces.definition")
             for copy in range(1, row.copies + 1):
                 ctx = piece_context(game, comp, row, copy)
-                face = Piece(layout, ctx, comp.id, row.id, copy, row.copies)
+                face = Piece(layout, ctx, comp.id, row.id, copy, row.copies, row=row)
                 out.append(CardInstance(face, replace(face, layout=back, side="back"), comp.card_size, comp.id))
     return out
 
@@ -134,7 +140,8 @@ def _size(game: Game, comp: Component, value: Any, key: str) -> Size:
         return parse_size(str(value))
     except ValueError as exc:
         raise BuildError(str(exc), location=_manifest_location(game, f"components.{comp.id}.{key}"),
-                         hint='give the size with units, e.g. size = "500mm x 500mm"') from None
+                         hint='give the size with units, e.g. size = "500mm x 500mm"',
+                         rule="pieces.definition") from None
 
 
 def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
@@ -158,7 +165,8 @@ def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
                 if "size" not in comp.options:
                     raise BuildError(f"board {comp.name!r} has no size",
                                      location=_manifest_location(game, f"components.{comp.id}.size"),
-                                     hint='add size = "500mm x 500mm" (any size; large boards are tiled)')
+                                     hint='add size = "500mm x 500mm" (any size; large boards are tiled)',
+                                     rule="pieces.definition")
                 size = _size(game, comp, comp.options["size"], "size")
                 for copy in range(1, comp.copies + 1):
                     title = comp.name + (f" ({copy} of {comp.copies})" if comp.copies > 1 else "")
@@ -171,15 +179,18 @@ def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
         key = f"components.{comp.id}.sheet"
         if not isinstance(sheet, dict) or "layout" not in sheet or "size" not in sheet:
             raise BuildError("sheet must be a table with layout and size", location=_manifest_location(game, key),
-                             hint='write sheet = { layout = "my-sheet", size = "190mm x 260mm" }')
+                             hint='write sheet = { layout = "my-sheet", size = "190mm x 260mm" }',
+                             rule="pieces.definition")
         unknown = set(sheet) - {"layout", "size", "title", "copies"}
         if unknown:
             raise BuildError(f"unknown sheet setting {sorted(unknown)[0]!r}", location=_manifest_location(game, key),
-                             hint="sheet settings: layout, size, title, copies")
+                             hint="sheet settings: layout, size, title, copies",
+                             rule="pieces.definition")
         copies = sheet.get("copies", 1)
         if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
             raise BuildError(f"sheet copies must be a whole number, not {copies!r}",
-                             location=_manifest_location(game, f"{key}.copies"))
+                             location=_manifest_location(game, f"{key}.copies"),
+                             rule="pieces.definition")
         size = _size(game, comp, sheet["size"], "sheet.size")
         title = str(sheet.get("title", f"{comp.name} (reference sheet)"))
         for copy in range(1, copies + 1):
@@ -254,9 +265,11 @@ def _length(value: Any, where: Location, what: str) -> float:
         try:
             length = parse_length(str(value))
         except ValueError as exc:
-            raise BuildError(str(exc), location=where, hint=f"give the {what} with a unit, e.g. 25mm") from None
+            raise BuildError(str(exc), location=where, hint=f"give the {what} with a unit, e.g. 25mm",
+                             rule="pieces.definition") from None
     if length <= 0:
-        raise BuildError(f"the {what} must be greater than zero, not {to_mm(length):g} mm", location=where)
+        raise BuildError(f"the {what} must be greater than zero, not {to_mm(length):g} mm", location=where,
+                         rule="pieces.definition")
     return length
 
 
@@ -265,24 +278,28 @@ def _piece_shape(game: Game, comp: Component, row: Row | None) -> tuple[str, flo
     if raw is None:
         raise BuildError(f"tokens {comp.name!r} have no shape", location=where,
                          hint='add shape = "circle" (or square, hexagon, standee) and size = "25mm" '
-                         f"under [components.{comp.id}], or a shape column")
+                         f"under [components.{comp.id}], or a shape column",
+                         rule="pieces.definition")
     shape = SHAPE_ALIASES.get(str(raw).strip().lower(), str(raw).strip().lower())
     if shape not in SHAPES:
         raise BuildError(f"token shape {raw!r} is not one of {', '.join(SHAPES)}", location=where,
-                         hint="round is accepted for circle and hex for hexagon")
+                         hint="round is accepted for circle and hex for hexagon",
+                         rule="pieces.definition")
     if shape == "standee":
         w_raw, w_where = _setting(game, comp, row, ("width",))
         h_raw, h_where = _setting(game, comp, row, ("height",))
         if w_raw is None or h_raw is None:
             raise BuildError(f"standees {comp.name!r} need a width and a height", location=w_where if w_raw is None else h_where,
-                             hint='add width = "25mm" and height = "45mm" (settings or columns)')
+                             hint='add width = "25mm" and height = "45mm" (settings or columns)',
+                             rule="pieces.definition")
         b_raw, b_where = _setting(game, comp, None, ("base",))
         base = DEFAULT_BASE if b_raw is None else _length(b_raw, b_where, "base")
         return shape, _length(w_raw, w_where, "width"), _length(h_raw, h_where, "height"), base
     s_raw, s_where = _setting(game, comp, row, ("size", "diameter"))
     if s_raw is None:
         raise BuildError(f"tokens {comp.name!r} have no size", location=s_where,
-                         hint='add size = "25mm" under the component, or a size column')
+                         hint='add size = "25mm" under the component, or a size column',
+                         rule="pieces.definition")
     size = _length(s_raw, s_where, "size")
     if shape == "hexagon":
         return shape, size, 2 * size / SQRT3, 0.0
@@ -317,13 +334,14 @@ def token_pieces(game: Game) -> tuple[list[TokenPiece], list[Finding]]:
             if not layout:
                 raise BuildError(f"token {row.id if row else comp.id!r} has no layout",
                                  location=row.location(comp.layout_column) if row else _manifest_location(game, f"components.{comp.id}.layout"),
-                                 hint=f"fill the layout column, or set layout under [components.{comp.id}]")
+                                 hint=f"fill the layout column, or set layout under [components.{comp.id}]",
+                                 rule="pieces.definition")
             shape, w, h, base = _piece_shape(game, comp, row)
             name = (row.id if row is not None and row.id else comp.id)
             for copy in range(1, copies + 1):
                 ctx = piece_context(game, comp, row, copy)
                 ctx["rules"] = game.manifest.get("rules", {})
-                face = Piece(layout, ctx, comp.id, name, copy, copies)
+                face = Piece(layout, ctx, comp.id, name, copy, copies, row=row)
                 back_piece = replace(face, layout=back, side="back") if back else None
                 out.append(TokenPiece(comp.id, name, shape, w, h, face, back_piece, base))
     return out, findings
@@ -378,7 +396,8 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
         faces = comp.options.get("faces", [1, 2, 3, 4, 5, 6])
         if not isinstance(faces, list) or len(faces) != 6:
             raise BuildError(f"a printable die needs 6 faces, not {faces!r}", location=loc,
-                             hint="faces = [1, 2, 3, 4, 5, 6]; only six-sided nets are printed")
+                             hint="faces = [1, 2, 3, 4, 5, 6]; only six-sided nets are printed",
+                             rule="pieces.definition")
         size = DEFAULT_FACE
         if "size" in comp.options:
             try:
@@ -386,10 +405,12 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
             except ValueError as exc:
                 raise BuildError(str(exc), location=Location(f"{game.display_root}/game.toml",
                                                             column_name=f"{where}.size"),
-                                 hint='give the edge of the cube, e.g. size = "20mm"') from None
+                                 hint='give the edge of the cube, e.g. size = "20mm"',
+                                 rule="pieces.definition") from None
             if size <= 0:
                 raise BuildError("a die's size must be greater than zero",
-                                 location=Location(f"{game.display_root}/game.toml", column_name=f"{where}.size"))
+                                 location=Location(f"{game.display_root}/game.toml", column_name=f"{where}.size"),
+                                 rule="pieces.definition")
         pips = comp.options.get("pips", True) is not False
         out.append(DieNet(comp.id, comp.name, faces, size, comp.layout, comp.copies, pips,
                           piece_context(game, comp, None)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
 
-from ..core.files import game_files
+from ..core.files import game_files, write_atomic
 from ..core.findings import Finding
 from ..core.units import Size, paper
 from ..design.fonts import FONT_FILES, font_dir
@@ -52,34 +52,79 @@ class SheetOptions:
 
 @dataclass(frozen=True)
 class BuildSettings:
-    """Everything a build is asked for besides the games: the sheet options, the largest art
-    accepted (pixels; None lifts the guard), whether to rebuild everything (``force``) and how
-    many processes may work side by side (``jobs``; None: up to 2)."""
+    """Everything a build (or its dry run, ``pnp check``) is asked for besides the games.
+
+    ``sheet``: the sheet options; ``max_image_pixels``: the largest art accepted (None lifts the
+    guard); ``force``: rebuild every part and write even when errors are found; ``strict``:
+    warnings fail the build too; ``jobs``: processes side by side (None: up to 2).
+    Which parts: ``outputs`` names outputs of the registry (None: all); ``targets`` are export
+    targets made besides the manifest's ``[targets]`` (``manifest_targets`` False: only
+    ``targets``); ``rulebook_paper`` and ``booklet`` how the rulebook is laid out (None: A4
+    for A-series sheet paper, else Letter); ``url_prefix`` replaces a Tabletop Simulator
+    profile's image URLs.
+    """
 
     sheet: SheetOptions = SheetOptions()
     max_image_pixels: int | None = DEFAULT_MAX_PIXELS
     force: bool = False
+    strict: bool = False
     jobs: int | None = None
+    outputs: tuple[str, ...] | None = None
+    targets: tuple[str, ...] = ()
+    manifest_targets: bool = True
+    rulebook_paper: str | None = None
+    booklet: bool = False
+    url_prefix: str | None = None
 
 
 @dataclass
 class BuildResult:
-    """What one part of a build wrote and found: files, findings, sheets and pieces drawn."""
+    """What one part of a build made and found: ``outputs`` (path, bytes) rendered in memory and
+    not yet written, ``remove`` the files an earlier run made that this one does not (removed
+    when the outputs are written, along with folders under ``prune_within`` left empty),
+    ``files`` the paths written, ``findings``, and the ``sheets`` and pieces (``cards``) drawn."""
 
     files: list[Path] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     sheets: int = 0
     cards: int = 0
+    outputs: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
+    remove: list[Path] = field(default_factory=list)
+    prune_within: Path | None = None
+
+
+def write_result(result: BuildResult) -> BuildResult:
+    """Write ``result.outputs`` (each file atomically, so a reader never sees half a file),
+    then remove ``result.remove`` and the folders under ``result.prune_within`` that leaves
+    empty. Fills ``result.files``, drops the bytes and returns ``result``."""
+    for path, data in result.outputs:
+        write_atomic(path, data)
+        result.files.append(path)
+    result.outputs = []
+    for path in result.remove:
+        path.unlink(missing_ok=True)
+        parent = path.parent
+        root = result.prune_within
+        while root is not None and parent != root and parent.is_relative_to(root) and parent.is_dir() \
+                and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+    return result
 
 
 @dataclass
 class Stage:
     """One part of a game's build: a name (the key of the build record, so it never changes),
-    the input files it reads, and how to run it (no arguments, returns a BuildResult)."""
+    the input files it reads, and how to render it: ``render(dry)`` returns a BuildResult with
+    its outputs in memory (nothing is written; :func:`write_result` writes them). A dry render
+    (``pnp check``) finds everything a real one finds but may skip work that cannot find
+    anything, such as rasterising pages already drawn."""
 
     name: str
     inputs: list[Path]
-    run: Callable[[], BuildResult]
+    render: Callable[[bool], BuildResult]
+    options: tuple = ()
+    """Settings besides the files that change what the stage makes (part of its record key)."""
 
 
 @dataclass(frozen=True)

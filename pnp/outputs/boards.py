@@ -22,7 +22,7 @@ import io
 from pathlib import Path
 
 from ..core.errors import LayoutError, Location
-from ..core.files import write_atomic
+from ..core.findings import merge
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
 from ..geometry.impose import MARK_GAP
@@ -33,7 +33,7 @@ from ..model.pieces import BoardPiece, board_pieces, die_nets, token_pieces
 from ..render.art import DEFAULT_MAX_PIXELS
 from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
-from .base import BuildResult, OutputJob, SheetOptions, Stage
+from .base import BuildResult, OutputJob, SheetOptions, Stage, write_result
 from .tokens import render_tokens_pdf
 
 MARK_LINE = 0.4
@@ -275,18 +275,18 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
     return sheets
 
 
-def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
-                 overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
-    """Render ``game``'s boards to ``out_dir/<game>-boards.pdf`` and its tokens, standees and
-    dice to ``out_dir/<game>-tokens.pdf``.
+def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
+                  overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
+    dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
     The game's templates folder (``source``) holds ``boards.toml`` (and ``layouts.toml``, whose
     icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles. Art over
-    ``max_image_pixels`` pixels is refused (None lifts the limit).
-    A file is written only when the game has something to put in it; both are rendered in
-    memory first and written atomically, so a failed build leaves earlier files intact.
-    ``result.sheets`` counts sheets of both files (a duplex front and back count once) and
-    ``result.cards`` the token pieces. Raises BuildError or LayoutError naming the file and key.
+    ``max_image_pixels`` pixels is refused (None lifts the limit). A file is made only when the
+    game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
+    front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
+    are findings naming it; raises BuildError or LayoutError (rule ``layout.file``: a missing
+    or malformed boards.toml) naming the file and key.
     """
     display_dir = source.templates_display
     result = BuildResult()
@@ -298,28 +298,30 @@ def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptio
     layouts = board_layouts(game, source)
     if layouts is None:
         if needs_layouts:
-            raise LayoutError(f"no {BOARDS_FILE}", location=Location(display_dir),
+            raise LayoutError(f"no {BOARDS_FILE}", location=Location(display_dir), rule="layout.file",
                               hint=f"board, token and die designs live in {display_dir}/{BOARDS_FILE} "
                               "(same format as layouts.toml; see docs/boards.md)")
         layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
                             dict(game.manifest.get("colors", {})))
-    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
-    outputs: list[tuple[Path, bytes]] = []
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root)
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap)
-        outputs.append((out_dir / f"{game.id}-boards.pdf", buf.getvalue()))
+        result.outputs.append((out_dir / f"{game.id}-boards.pdf", buf.getvalue()))
     if tokens or nets:
         buf = io.BytesIO()
         sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts)
         result.sheets += sheets
         result.cards += count
-        outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
-    for path, data in outputs:
-        write_atomic(path, data)
-        result.files.append(path)
-    result.findings = findings + renderer.findings
+        result.outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
+    result.findings = merge(findings + renderer.findings)
     return result
+
+
+def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
+                 overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Render the boards and tokens (:func:`render_boards`) and write them, whatever was found."""
+    return write_result(render_boards(game, source, out_dir, opts, overlap, max_image_pixels))
 
 
 class BoardsOutput:
@@ -331,8 +333,9 @@ class BoardsOutput:
     def stages(self, job: OutputJob) -> list[Stage]:
         templates = [p for p in job.template_files() if not p.name.endswith(".j2")]
 
-        def run() -> BuildResult:
-            return build_boards(job.game, job.source, job.out_dir, job.settings.sheet,
-                                max_image_pixels=job.settings.max_image_pixels)
+        def render(dry: bool) -> BuildResult:
+            return render_boards(job.game, job.source, job.out_dir, job.settings.sheet,
+                                 max_image_pixels=job.settings.max_image_pixels)
 
-        return [Stage("boards", job.data_files() + templates + job.font_files(), run)]
+        return [Stage("boards", job.data_files() + templates + job.font_files(), render,
+                      (job.settings.sheet, job.settings.max_image_pixels))]

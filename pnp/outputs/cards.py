@@ -15,18 +15,17 @@ import io
 from pathlib import Path
 
 from ..core.errors import BuildError
-from ..core.files import write_atomic
-from ..core.findings import Finding
+from ..core.findings import Finding, merge
 from ..core.units import MM, Size
-from ..design.layouts import LayoutSet, game_layouts
+from ..design.layouts import LayoutSet, drawable_cards, game_layouts
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.game import Game
-from ..model.pieces import CardInstance, Piece, card_instances
+from ..model.pieces import CardInstance, Piece
 from ..render.art import DEFAULT_MAX_PIXELS
 from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
-from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage
+from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, write_result
 
 CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
 """Where the registration crosses sit on the calibration pages, as fractions of the sheet."""
@@ -234,36 +233,42 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     return pdf_to_png(buf.getvalue(), dpi=dpi)
 
 
-def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
-                max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
-    """Render every card of ``game`` to ``out_dir/<game>-cards.pdf`` and contact sheets.
+def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
+                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False) -> BuildResult:
+    """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
+    and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
+    render draws every card but no contact sheet (they draw the same cards again).
 
-    Everything is rendered in memory first; files are replaced only when all of them rendered,
-    so a failed build leaves the previous outputs intact. Art over ``max_image_pixels`` pixels is
-    refused (None lifts the limit). Raises BuildError or LayoutError.
+    Cards whose face or back layout the layouts file does not define are left out, each an
+    error finding at its cell; problems drawing a card are findings naming it (the box is left
+    out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit). Raises
+    BuildError when the cards fit no sheet.
     """
-    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels)
-    cards = card_instances(game)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root)
+    cards, findings = drawable_cards(game, layouts)
     result = BuildResult(cards=len(cards))
     if not cards:
+        result.findings = findings
         return result
-    outputs: list[tuple[Path, bytes]] = []
     buf = io.BytesIO()
-    notes: list[Finding] = []
-    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, notes)
+    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings)
     name = f"{game.id}-cards-gutter-fold.pdf" if opts.gutter_fold else f"{game.id}-cards.pdf"
-    outputs.append((out_dir / name, buf.getvalue()))
-    if opts.contact_sheets:
+    result.outputs.append((out_dir / name, buf.getvalue()))
+    if opts.contact_sheets and not dry:
         for comp in game:
             deck_cards = [card for card in cards if card.deck == comp.id]
             if deck_cards:
                 png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}")
-                outputs.append((out_dir / "contact" / f"{comp.id}.png", png))
-    for path, data in outputs:
-        write_atomic(path, data)
-        result.files.append(path)
-    result.findings = notes + renderer.findings
+                result.outputs.append((out_dir / "contact" / f"{comp.id}.png", png))
+    result.findings = merge(findings + renderer.findings)
     return result
+
+
+def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
+                max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Render the cards (:func:`render_cards`) and write them, whatever was found: the result's
+    findings say what is wrong. ``pnp build`` decides from the findings whether to write."""
+    return write_result(render_cards(game, layouts, out_dir, opts, max_image_pixels))
 
 
 class CardsOutput:
@@ -272,8 +277,9 @@ class CardsOutput:
     name = "cards"
 
     def stages(self, job: OutputJob) -> list[Stage]:
-        def run() -> BuildResult:
-            return build_cards(job.game, game_layouts(job.game, job.source), job.out_dir, job.settings.sheet,
-                               max_image_pixels=job.settings.max_image_pixels)
+        def render(dry: bool) -> BuildResult:
+            return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, job.settings.sheet,
+                                max_image_pixels=job.settings.max_image_pixels, dry=dry)
 
-        return [Stage("cards", job.data_files() + job.card_template_files() + job.font_files(), run)]
+        return [Stage("cards", job.data_files() + job.card_template_files() + job.font_files(), render,
+                      (job.settings.sheet, job.settings.max_image_pixels))]

@@ -104,7 +104,8 @@ def _per_sheet(net: DieNet, paper: Size, opts: SheetOptions) -> int:
     rows = int((paper.height - 2 * opts.margin - 12 * MM + 4 * MM) // pitch_h)
     if cols < 1 or rows < 1:
         raise BuildError(f"a die net of {to_mm(net.size):g} mm faces does not fit on {paper} paper",
-                         hint="give the die a smaller size, or use larger paper")
+                         hint="give the die a smaller size, or use larger paper",
+                         rule="pieces.definition")
     return cols * rows
 
 

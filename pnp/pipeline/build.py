@@ -1,9 +1,12 @@
-"""Check-then-build orchestration: one game's outputs as stages (from every output in
-:data:`pnp.outputs.OUTPUTS`), and several games side by side in worker processes.
+"""One game's check and build as one run: the data checks, then every stage of every output
+(:data:`pnp.outputs.OUTPUTS`) rendered in memory, then one verdict over all their findings.
 
-A game is checked first (:mod:`pnp.validate.check`); with errors it is not built unless the
-build is forced. Each game writes only its own folder, so a parallel build writes the same bytes
-as a one-by-one build.
+``pnp check`` is this run without writing (a dry run); ``pnp build``, ``pnp export`` and
+``pnp rulebook`` are this run with writing, for all outputs or some. So whatever a build would
+find, a check finds first, with the same rule id and location. A build writes only when the
+verdict allows: no error (unless forced) and, with ``strict``, no warning; otherwise nothing is
+written and the previous outputs stay as they were. Several games run side by side in worker
+processes; each game writes only its own folder.
 """
 
 from __future__ import annotations
@@ -11,74 +14,120 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..core.errors import PnpError
-from ..core.findings import Finding
+from ..core.findings import Finding, merge, sort_key
 from ..core.parallel import map_ordered
 from ..model.game import Game
-from ..model.games import GameSource
+from ..model.games import BOARDS_FILE, GameSource
 from ..model.load import LoadOptions
 from ..outputs import OUTPUTS
-from ..outputs.base import BuildResult, BuildSettings, OutputJob
-from ..validate.check import check_game
-from .stages import run_stages
-
-
-def build_game(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()
-               ) -> tuple[dict[str, BuildResult], dict[str, list[Path]]]:
-    """Build every output of one game into ``out_dir``, skipping parts whose inputs are unchanged
-    (every part with ``settings.force``).
-
-    Returns the result of each part that was built and, for each part that was up to date, the
-    files it had written. Parts, in order: ``cards``, ``boards`` (boards, tokens, dice),
-    ``rulebook`` (single pages on A4 for A-series paper, else Letter), and ``export NAME`` for
-    each target the manifest's ``[targets]`` lists.
-    """
-    job = OutputJob(game, source, out_dir, settings)
-    stages = [stage for output in OUTPUTS.values() for stage in output.stages(job)]
-    return run_stages(out_dir, stages, (settings.sheet, settings.max_image_pixels), force=settings.force)
+from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
+from ..outputs.rulebook import TEMPLATE_NAME
+from ..validate.check import check_game_full
+from .cache import BuildRecord
+from .stages import render_stages, write_stages
 
 
 @dataclass
 class BuildJob:
-    """Everything needed to check and build one game, in a form a worker process can receive:
-    where the game is, the folder every game's subfolder goes in (``output``), the build
-    settings and how its tables are read."""
+    """One game to check or build, in a form a worker process can receive: where the game is,
+    the folder every game's subfolder goes in (``output``), the settings and how its tables are
+    read. ``write``: build (False: a dry run); ``reuse``: parts whose inputs did not change
+    since the last build into ``output`` are not rendered again (their findings are read from
+    the build record)."""
 
     source: GameSource
     output: Path
     settings: BuildSettings = BuildSettings()
     load: LoadOptions = LoadOptions()
+    write: bool = True
+    reuse: bool = True
 
 
 @dataclass
-class BuildOutcome:
-    """What building one game came to: refused (the check's errors), built, or an error."""
+class GameReport:
+    """What one game's run came to: ``findings`` (every check's and every part's, one per
+    cause, in report order), the parts rendered (``ran``: files written, if written) and kept
+    up to date (``kept``), and whether it was ``written``; ``refused`` says why not (``errors``,
+    ``strict``). ``display``, ``title``, ``loaded`` and ``rules_checked`` describe the game for
+    the report."""
 
+    display: str
     title: str
-    loaded: bool = False
-    refused: list[Finding] | None = None
+    loaded: bool
+    findings: list[Finding] = field(default_factory=list)
+    rules_checked: int = 0
     ran: dict[str, BuildResult] = field(default_factory=dict)
-    skipped: dict[str, list[Path]] = field(default_factory=dict)
-    error: Exception | None = None
+    kept: dict[str, list[Path]] = field(default_factory=dict)
+    written: bool = False
+    refused: str = ""
 
 
-def build_job(job: BuildJob) -> BuildOutcome:
-    """Check one game, then build it unless the check found errors (and ``force`` is off; a
-    forced build also lifts the copies cap)."""
-    force = job.settings.force
-    try:
-        load = replace(job.load, copies_cap=None) if force else job.load
-        game, findings = check_game(job.source, load, job.settings.max_image_pixels)
-        errors = [f for f in findings if f.severity == "error"]
-        if game is None or (errors and not force):
-            return BuildOutcome(game.title if game else job.source.display, game is not None, errors)
-        ran, skipped = build_game(game, job.source, job.output / game.id, job.settings)
-        return BuildOutcome(game.title, True, None, ran, skipped)
-    except PnpError as exc:
-        return BuildOutcome(job.source.display, error=exc)
+def game_stages(job: OutputJob) -> list[Stage]:
+    """The stages of the outputs ``job.settings.outputs`` names (all, when None), in build order."""
+    wanted = job.settings.outputs
+    return [stage for name, output in OUTPUTS.items() if wanted is None or name in wanted
+            for stage in output.stages(job)]
 
 
-def run_jobs(jobs: list[BuildJob], workers: int | None = None) -> list[BuildOutcome]:
-    """Build games side by side, one process per core (at most 2 by default), outcomes in the
-    order of ``jobs``. Falls back to building in this process when workers cannot start."""
-    return map_ordered(build_job, jobs, workers)
+def run_game(job: BuildJob) -> GameReport:
+    """Check one game and render every part of it, then, for a build, write what the verdict
+    allows (see the module docstring). A forced run renders every part again, writes despite
+    errors and lifts the copies cap."""
+    settings = job.settings
+    load = replace(job.load, copies_cap=None) if settings.force else job.load
+    data = check_game_full(job.source, load)
+    game = data.game
+    report = GameReport(data.display, game.title if game else data.display, game is not None,
+                        rules_checked=data.rules_checked)
+    if game is None:
+        report.findings = merge(data.findings)
+        return report
+    out_dir = job.output / game.id
+    record = BuildRecord(out_dir)
+    rendered = render_stages(game_stages(OutputJob(game, job.source, out_dir, settings)), record,
+                             dry=not job.write, reuse=job.reuse and not settings.force)
+    report.ran, report.kept = rendered.ran, rendered.kept
+    files = data.files + _design_files(game, job.source)
+    report.findings = sorted(merge(data.findings + rendered.findings),
+                             key=sort_key({f: i for i, f in enumerate(files)}))
+    if job.write:
+        errors = any(f.severity == "error" for f in report.findings)
+        warnings = any(f.severity == "warning" for f in report.findings)
+        if settings.strict and (errors or warnings):
+            report.refused = "strict"
+        elif errors and not settings.force:
+            report.refused = "errors"
+        else:
+            write_stages(rendered, record)
+            report.written = True
+    for result in report.ran.values():
+        result.outputs = []  # the bytes are written or dropped; the report travels between processes
+    return report
+
+
+def _design_files(game: Game, source: GameSource) -> list[str]:
+    """The design files findings are reported in, after the data files: layouts, boards,
+    rulebook template."""
+    if source.templates_dir is None:
+        return []
+    return [source.layouts_display, f"{source.templates_display}/{BOARDS_FILE}",
+            f"{source.templates_display}/{TEMPLATE_NAME}"]
+
+
+def run_jobs(jobs: list[BuildJob], workers: int | None = None) -> list[GameReport]:
+    """Run games side by side, one process per core (at most 2 by default), reports in the
+    order of ``jobs``. Falls back to this process when workers cannot start."""
+    return map_ordered(run_game, jobs, workers)
+
+
+def build_game(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()
+               ) -> tuple[dict[str, BuildResult], dict[str, list[Path]]]:
+    """Render and write every part of one loaded game into ``out_dir`` without a verdict (the
+    findings are in each result), keeping parts whose inputs are unchanged (every part is
+    rendered with ``settings.force``). Returns the results of the parts rendered and the files
+    of the parts kept."""
+    record = BuildRecord(out_dir)
+    rendered = render_stages(game_stages(OutputJob(game, source, out_dir, settings)), record,
+                             dry=False, reuse=not settings.force)
+    write_stages(rendered, record)
+    return rendered.ran, rendered.kept

@@ -4,7 +4,9 @@ Each output file (the cards PDF, a contact sheet, the rulebook ...) is recorded 
 ``<out_dir>/.pnp-build.json`` with a key: the SHA-256 of everything that went into it (the
 pnp version, the options, the content of the data, layouts, fonts and art files it read) and
 the SHA-256 of the file written. A later build with the same key and the same file on disk
-re-renders nothing; any change to an input, or a deleted or edited output, rebuilds it.
+re-renders nothing and reports the findings recorded with it; any change to an input, or a
+deleted or edited output, rebuilds it. ``pnp check`` reads the record too, so a game checked
+after a build is not drawn again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Iterable
 
 from .. import __version__
 from ..core.files import file_digest, write_atomic
+from ..core.findings import Finding
 
 RECORD = ".pnp-build.json"
 
@@ -48,7 +51,7 @@ class BuildRecord:
         """The files of ``name`` when it was built with ``key`` and every one of them is still as
         written; None when it must be built again."""
         entry = self.entries.get(name)
-        if not entry or entry.get("key") != key:
+        if not entry or entry.get("key") != key or self.findings(name) is None:
             return None
         paths = []
         for rel, digest in entry.get("files", {}).items():
@@ -58,8 +61,25 @@ class BuildRecord:
             paths.append(path)
         return paths
 
-    def record(self, name: str, key: str, outputs: Iterable[Path]) -> None:
-        """Remember that ``name`` was built with ``key`` into ``outputs``; saved at once."""
+    def findings(self, name: str) -> list[Finding] | None:
+        """The findings ``name`` reported when it was built (an up-to-date part reports them
+        again, so a second build says what the first said); None when the record holds none
+        that can be read (it is then built again)."""
+        items = self.entries.get(name, {}).get("findings")
+        if not isinstance(items, list):
+            return None
+        out = []
+        for item in items:
+            try:
+                out.append(Finding(**{**item, "pieces": tuple(item.get("pieces") or ())}))
+            except (TypeError, AttributeError):
+                return None
+        return out
+
+    def record(self, name: str, key: str, outputs: Iterable[Path], findings: Iterable[Finding] = ()) -> None:
+        """Remember that ``name`` was built with ``key`` into ``outputs`` and found ``findings``;
+        saved at once."""
         self.entries[name] = {"key": key, "files": {
-            str(p.relative_to(self.out_dir)): file_digest(p) for p in outputs}}
+            str(Path(p).resolve().relative_to(self.out_dir.resolve())): file_digest(p) for p in outputs},
+            "findings": [f.as_dict() for f in findings]}
         write_atomic(self.path, (json.dumps(self.entries, indent=1, sort_keys=True) + "\n").encode())

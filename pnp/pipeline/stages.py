@@ -1,37 +1,77 @@
-"""Running the stages of a game's build, skipping the ones whose inputs and outputs did not
-change since the last build into the same folder (:mod:`pnp.pipeline.cache`)."""
+"""Rendering the stages of a game's build, in memory, and writing them.
+
+A stage whose inputs and outputs did not change since the last build into the same folder is
+not rendered again (:mod:`pnp.pipeline.cache`): its files are kept and the findings recorded
+with them are reported again. A stage that raises a :class:`~pnp.core.errors.PnpError` becomes
+an error finding with the error's rule id and location; the other stages still render, so one
+run reports everything.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..outputs.base import BuildResult, Stage
+from ..core.errors import PnpError
+from ..core.findings import Finding
+from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
 
 
-def run_stages(out_dir: Path, stages: list[Stage], options: object,
-               force: bool = False) -> tuple[dict[str, BuildResult], dict[str, list[Path]]]:
-    """Run each stage whose inputs or outputs changed since the last build into ``out_dir``.
+@dataclass
+class Rendered:
+    """The stages of one game after rendering: ``ran`` the results of the stages rendered now
+    (outputs in memory), ``kept`` the files of the stages that were up to date, ``findings``
+    every stage's findings in stage order (the kept stages' as recorded), ``failed`` the
+    stages that raised, and each stage's record ``keys``."""
 
-    Returns the result of each stage that ran and, for each stage that was up to date, the
-    files it had written. ``force`` runs every stage.
-    """
-    record = BuildRecord(out_dir)
-    ran: dict[str, BuildResult] = {}
-    skipped: dict[str, list[Path]] = {}
+    ran: dict[str, BuildResult] = field(default_factory=dict)
+    kept: dict[str, list[Path]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    failed: set[str] = field(default_factory=set)
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+def stage_failure(exc: PnpError) -> Finding:
+    """The error finding of a stage that could not render: the error's rule, place and words."""
+    return Finding.at("error", exc.rule, exc.location, exc.message, hint=exc.hint or "")
+
+
+def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool) -> Rendered:
+    """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
+    except, with ``reuse``, those whose record in ``record`` is still fresh."""
+    out = Rendered()
     for stage in stages:
-        key = inputs_key(stage.inputs, (stage.name, options))
-        files = None if force else record.fresh(stage.name, key)
+        key = inputs_key(stage.inputs, (stage.name, stage.options))
+        out.keys[stage.name] = key
+        files = record.fresh(stage.name, key) if reuse else None
         if files is not None:
-            skipped[stage.name] = files
+            out.kept[stage.name] = files
+            out.findings += record.findings(stage.name) or []
             continue
-        result = stage.run()
-        previous = record.entries.get(stage.name, {}).get("files", {})
-        for rel in previous:  # files this part wrote last time and no longer makes
-            old = out_dir / rel
-            if old not in result.files and old.is_file() and old.resolve().is_relative_to(out_dir.resolve()):
-                old.unlink()
-        ran[stage.name] = result
+        try:
+            result = stage.render(dry)
+        except PnpError as exc:
+            result = BuildResult(findings=[stage_failure(exc)])
+            out.failed.add(stage.name)
+        out.ran[stage.name] = result
+        out.findings += result.findings
+    return out
+
+
+def write_stages(rendered: Rendered, record: BuildRecord) -> None:
+    """Write every rendered stage's outputs, remove the files each wrote last time and no longer
+    makes, and record the stages that found no error (a stage with errors renders again next
+    time, and so reports them again)."""
+    out_dir = record.out_dir.resolve()
+    for name, result in rendered.ran.items():
+        if name in rendered.failed:
+            continue  # nothing rendered: its earlier files stay
+        made = {path.resolve() for path, _ in result.outputs}
+        for rel in record.entries.get(name, {}).get("files", {}):
+            old = (record.out_dir / rel).resolve()
+            if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove:
+                result.remove.append(old)
+        write_result(result)
         if not any(f.severity == "error" for f in result.findings):
-            record.record(stage.name, key, result.files)
-    return ran, skipped
+            record.record(name, rendered.keys[name], result.files, result.findings)

@@ -21,11 +21,12 @@ PRINT_DPI = 300
 """The resolution print art needs at its placed size (print-specs.md §2); below it is a finding."""
 
 
-def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
+def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
     """Open a PNG/JPEG/other raster as a print-ready Pillow image (mode RGB, RGBA or L).
 
-    Raises BuildError naming the piece and file for a file Pillow cannot read, and for one
-    over ``max_pixels`` pixels (None lifts the limit).
+    Raises BuildError naming the file (``rel``, as the game folder names it) for a file Pillow
+    cannot read, and for one over ``max_pixels`` pixels (None lifts the limit); whoever draws
+    it adds the piece and place.
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -35,19 +36,23 @@ def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAU
             with Image.open(path) as probe:
                 width, height = probe.size
     except Image.DecompressionBombError:
-        raise BuildError(f"{label}: {rel!r} is too large to open safely",
-                         hint="scale the art down, or pass a larger --max-image-pixels") from None
+        raise BuildError(f"{rel!r} is too large to open safely",
+                         hint="scale the art down, or pass a larger --max-image-pixels",
+                         rule="layout.art-unreadable") from None
     except UnidentifiedImageError:
-        raise BuildError(f"{label}: {rel!r} is not an image Pillow can read",
-                         hint="save the art as PNG, JPEG or SVG") from None
+        raise BuildError(f"{rel!r} is not an image Pillow can read",
+                         hint="save the art as PNG, JPEG or SVG",
+                         rule="layout.art-unreadable") from None
     except OSError as exc:
-        raise BuildError(f"{label}: {rel!r} cannot be read: {exc}") from None
+        raise BuildError(f"{rel!r} cannot be read: {exc}",
+                         rule="layout.art-unreadable") from None
     if max_pixels is not None and width * height > max_pixels:
         raise BuildError(
-            f"{label}: {rel!r} is {width} x {height} = {width * height:,} pixels, more than the "
+            f"{rel!r} is {width} x {height} = {width * height:,} pixels, more than the "
             f"limit of {max_pixels:,}",
             hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
-            f"--max-image-pixels {width * height} if you trust the file")
+            f"--max-image-pixels {width * height} if you trust the file",
+            rule="layout.art-unreadable")
     old = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = None
     try:
@@ -57,15 +62,17 @@ def load_raster(path: Path, label: str, rel: str, max_pixels: int | None = DEFAU
                 image = ImageOps.exif_transpose(opened)
                 image.load()
     except OSError as exc:
-        raise BuildError(f"{label}: {rel!r} cannot be decoded: {exc}",
-                         hint="the file may be truncated; export it again") from None
+        raise BuildError(f"{rel!r} cannot be decoded: {exc}",
+                         hint="the file may be truncated; export it again",
+                         rule="layout.art-unreadable") from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
     try:
         return normalise(image)
     except ValueError:
-        raise BuildError(f"{label}: {rel!r} uses the {image.mode} colour mode, which pnp does not convert",
-                         hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG") from None
+        raise BuildError(f"{rel!r} uses the {image.mode} colour mode, which pnp does not convert",
+                         hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG",
+                         rule="layout.art-unreadable") from None
 
 
 def normalise(image):
@@ -103,14 +110,14 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def load_svg(path: Path, label: str, rel: str, root: Path | None = None) -> SvgArt:
+def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
     """Read an SVG with svglib. Features svglib skips are returned as ``problems``; an SVG with
     nothing drawable is one problem too. Raises BuildError when the file does not parse, or when
     it links an image outside ``root`` (the game folder)."""
     from svglib.svglib import svg2rlg
 
     if root is not None:
-        _check_links(path, label, rel, root)
+        _check_links(path, rel, root)
 
     collect = _Collect()
     logger = logging.getLogger("svglib")
@@ -118,20 +125,22 @@ def load_svg(path: Path, label: str, rel: str, root: Path | None = None) -> SvgA
     try:
         drawing = svg2rlg(str(path))
     except Exception as exc:  # svglib raises lxml and parsing errors of many kinds
-        raise BuildError(f"{label}: the SVG {rel!r} cannot be read: {exc}",
-                         hint="open it in an editor and save it as plain SVG") from None
+        raise BuildError(f"the SVG {rel!r} cannot be read: {exc}",
+                         hint="open it in an editor and save it as plain SVG",
+                         rule="layout.art-unreadable") from None
     finally:
         logger.removeHandler(collect)
     if drawing is None:
-        raise BuildError(f"{label}: the SVG {rel!r} cannot be read",
-                         hint="open it in an editor and save it as plain SVG")
+        raise BuildError(f"the SVG {rel!r} cannot be read",
+                         hint="open it in an editor and save it as plain SVG",
+                         rule="layout.art-unreadable")
     problems = list(dict.fromkeys(collect.messages + _unsupported(path)))
     if not _has_shapes(drawing) or not drawing.width or not drawing.height:
         problems.append("nothing in it can be drawn")
     return SvgArt(drawing, problems)
 
 
-def _check_links(path: Path, label: str, rel: str, root: Path) -> None:
+def _check_links(path: Path, rel: str, root: Path) -> None:
     """Refuse an SVG whose <image> links a file outside the game folder (data: URIs are fine)."""
     import xml.etree.ElementTree as ET
 
@@ -147,8 +156,9 @@ def _check_links(path: Path, label: str, rel: str, root: Path) -> None:
                 continue
             target = (path.parent / href.removeprefix("file://")).resolve()
             if not target.is_relative_to(root.resolve()):
-                raise BuildError(f"{label}: the SVG {rel!r} links {href!r}, outside the game folder",
-                                 hint="embed the image in the SVG, or keep it inside the game folder")
+                raise BuildError(f"the SVG {rel!r} links {href!r}, outside the game folder",
+                                 hint="embed the image in the SVG, or keep it inside the game folder",
+                                 rule="layout.art-unreadable")
 
 
 UNSUPPORTED_SVG = ("filter", "foreignObject", "mask", "pattern", "textPath", "animate",

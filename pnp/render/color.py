@@ -194,14 +194,16 @@ class InkConverter:
                 k = round((1.0 - tc.red) * _STEP) / _STEP
                 return CMYKColor(0, 0, 0, min(k, self.settings.ink_limit), alpha=tc.alpha)
             if self.settings.art == "reject":
-                raise BuildError(f"{self._label()}: art drawn in RGB ({hexcolor}); the {self.profile} profile "
+                raise BuildError(f"art drawn in RGB ({hexcolor}); the {self.profile} profile "
                                  "takes CMYK only", hint='supply the art in CMYK, or set art = "convert" in '
-                                 "the profile to convert it")
+                                 "the profile to convert it",
+                                                    rule="export.color")
             c, m, y, k = rgb_to_cmyk(tc.red, tc.green, tc.blue, self.settings.ink_limit)
             self._note("rgb-vector", f"art colours drawn in RGB (first {hexcolor}) were converted to CMYK "
                                      f"(total ink at most {self.settings.ink_limit * 100:.0f} %)")
             return CMYKColor(c, m, y, k, alpha=tc.alpha)
-        raise BuildError(f"{self._label()}: a colour {color!r} that is neither RGB nor CMYK")
+        raise BuildError(f"a colour {color!r} that is neither RGB nor CMYK",
+                         rule="export.color")
 
     def image(self, image, name: str | None):
         """Raster art (a Pillow image) as CMYK within the ink limit, plus its alpha channel or
@@ -211,9 +213,10 @@ class InkConverter:
         if cached is not None and cached[0] is image:
             return cached[1], cached[2]
         if image.mode != "CMYK" and self.settings.art == "reject":
-            raise BuildError(f"{self._label()}: {label} is {image.mode} (RGB) art; the {self.profile} profile "
+            raise BuildError(f"{label} is {image.mode} (RGB) art; the {self.profile} profile "
                              "takes CMYK art only",
-                             hint='save the art as a CMYK JPEG or TIFF, or set art = "convert" in the profile')
+                             hint='save the art as a CMYK JPEG or TIFF, or set art = "convert" in the profile',
+                             rule="export.color")
         converted, alpha = image_to_cmyk(image, self.settings.ink_limit)
         if image.mode != "CMYK":
             self._note(f"rgb-image:{name}", f"{label} is {image.mode} art; it was converted to CMYK "
@@ -222,9 +225,6 @@ class InkConverter:
         self._images[id(image)] = (image, converted, alpha)
         return converted, alpha
 
-    def _label(self) -> str:
-        return self.piece.label if self.piece is not None else ""
-
     def _note(self, kind: str, message: str, per_piece: bool = True) -> None:
         where = self.piece.card_key if self.piece is not None else ""
         key = (where if per_piece else "", kind)
@@ -232,7 +232,7 @@ class InkConverter:
             return
         self._seen.add(key)
         rule = "preflight.ink-limit" if kind == "ink" else "preflight.rgb-art"
-        self.findings.append(Finding("warning", rule, where, message,
+        self.findings.append(Finding("warning", rule, where, message, piece=where,
                                      hint="give the art in CMYK within the profile's total ink limit"))
 
 

@@ -1,12 +1,25 @@
-"""Preflight findings raised while drawing: one constructor per kind, so that card sheets,
-boards, tokens, exports and rulebooks report each problem with the same rule id, severity and
-words. Every finding is a warning: the file is still written, and ``--strict`` fails on it."""
+"""Findings made while drawing: one constructor per kind, so that card sheets, boards, tokens,
+exports, rulebooks and ``pnp check`` report each problem with the same rule id, severity, words
+and place. The ``preflight.*`` findings are warnings (the file can still be printed, and
+``--strict`` fails on them); missing art and unknown icons are errors.
+
+``where`` is a :class:`~pnp.core.errors.Location` (the cell or layout setting the problem comes
+from) or a text; ``piece`` names the piece drawn (:attr:`pnp.model.pieces.Piece.card_key`).
+"""
 
 from __future__ import annotations
 
 from typing import Iterable
 
+from ..core.errors import Location
 from ..core.findings import Finding
+from ..core.suggest import did_you_mean
+
+
+def _finding(severity: str, rule: str, where: Location | str, message: str, hint: str, piece: str) -> Finding:
+    if isinstance(where, Location):
+        return Finding.at(severity, rule, where, message, hint=hint, piece=piece)
+    return Finding(severity, rule, where, message, hint=hint, piece=piece)
 
 GLYPH_HINT = "use a character the font has, or another font"
 
@@ -16,36 +29,60 @@ def glyph_names(chars: Iterable[str]) -> str:
     return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars)
 
 
-def missing_glyph(location: str, face: str, chars: Iterable[str], hint: str = GLYPH_HINT) -> Finding:
+def missing_glyph(where: Location | str, face: str, chars: Iterable[str], hint: str = GLYPH_HINT,
+                  piece: str = "") -> Finding:
     """``preflight.missing-glyph``: ``face`` (``the font sans``) has no glyph for ``chars``,
     which print as empty boxes."""
-    return Finding("warning", "preflight.missing-glyph", location,
-                   f"{face} has no glyph for {glyph_names(chars)}", hint=hint)
+    return _finding("warning", "preflight.missing-glyph", where, f"{face} has no glyph for {glyph_names(chars)}",
+                    hint, piece)
 
 
-def right_to_left(location: str) -> Finding:
+def right_to_left(where: Location | str, piece: str = "") -> Finding:
     """``preflight.right-to-left``: Arabic-script text, which the PDF text cannot shape."""
-    return Finding("warning", "preflight.right-to-left", location,
-                   "Arabic-script text is drawn left to right without joined letter forms",
-                   hint="set that text as an image, or keep it off the card")
+    return _finding("warning", "preflight.right-to-left", where,
+                    "Arabic-script text is drawn left to right without joined letter forms",
+                    "set that text as an image, or keep it off the card", piece)
 
 
-def text_overflow(location: str, min_size: float, text: str) -> Finding:
+def text_overflow(where: Location | str, min_size: float, text: str, piece: str = "") -> Finding:
     """``preflight.text-overflow``: the text does not fit its box even at ``min_size`` pt (it
     is cut, ending in an ellipsis)."""
-    return Finding("warning", "preflight.text-overflow", location,
-                   f"the text does not fit its box even at {min_size:g} pt: {text[:60]!r}",
-                   hint="shorten the text, or give the box more room or a smaller min_size")
+    shown = text if len(text) <= 60 else text[:59] + "…"
+    return _finding("warning", "preflight.text-overflow", where,
+                    f"the text does not fit its box even at {min_size:g} pt: {shown!r}",
+                    "shorten the text, or give the box more room or a smaller min_size", piece)
 
 
-def svg_unsupported(location: str, art: str, problem: str) -> Finding:
+def svg_unsupported(where: Location | str, art: str, problem: str, piece: str = "") -> Finding:
     """``preflight.svg-unsupported``: something in the SVG ``art`` that the converter skips."""
-    return Finding("warning", "preflight.svg-unsupported", location, f"{art}: {problem}",
-                   hint="simplify the SVG (convert text and effects to paths)")
+    return _finding("warning", "preflight.svg-unsupported", where, f"{art}: {problem}",
+                    "simplify the SVG (convert text and effects to paths)", piece)
 
 
-def low_resolution(location: str, art: str, dpi: float, min_dpi: int, hint: str, *, here: bool = True) -> Finding:
+def low_resolution(where: Location | str, art: str, dpi: float, min_dpi: int, hint: str, *, here: bool = True,
+                   piece: str = "") -> Finding:
     """``preflight.low-resolution``: raster ``art`` placed at ``dpi``, below ``min_dpi``
     (300, print-specs.md §2)."""
-    return Finding("warning", "preflight.low-resolution", location,
-                   f"{art} prints at {dpi:.0f} dpi{' here' if here else ''}, below {min_dpi} dpi", hint=hint)
+    return _finding("warning", "preflight.low-resolution", where,
+                    f"{art} prints at {dpi:.0f} dpi{' here' if here else ''}, below {min_dpi} dpi", hint, piece)
+
+
+def art_missing(where: Location | str, rel: str, piece: str = "") -> Finding:
+    """``layout.art-missing``: no file ``rel`` (relative to the game folder) to draw."""
+    return _finding("error", "layout.art-missing", where, f"no file {rel!r} in the game folder",
+                    "paths are relative to the game folder", piece)
+
+
+def art_outside(where: Location | str, rel: str, piece: str = "") -> Finding:
+    """``layout.art-outside``: art ``rel`` lies outside the game folder, which pnp does not read."""
+    return _finding("error", "layout.art-outside", where, f"{rel!r} is outside the game folder",
+                    "keep art inside the game folder and give its path relative to it", piece)
+
+
+def icon_unknown(where: Location | str, name: str, known: Iterable[str], piece: str = "") -> Finding:
+    """``layout.icon-unknown``: ``:name:`` (or an icon row's item) names no icon of the layouts
+    file; it would print as typed."""
+    known = sorted(known)
+    return _finding("error", "layout.icon-unknown", where, f"no icon {name!r}",
+                    did_you_mean(name, known, ("icons: " + ", ".join(known)) if known else
+                                 "define it under [icons] in the layouts file"), piece)

@@ -10,10 +10,11 @@ the font lacks, art below 300 dpi) are collected as findings in :attr:`Renderer.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..core.errors import explain
+from ..core.errors import BuildError, LayoutError, Location, PnpError, explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
@@ -36,20 +37,24 @@ class Renderer:
 
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
                  color_convert: Callable[[str, str], Any] | None = None,
-                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI):
+                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI,
+                 game_display: str = ""):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.
         ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
-        (300, the print norm of print-specs.md §2) is a preflight finding."""
+        (300, the print norm of print-specs.md §2) is a preflight finding. ``game_display`` is
+        how messages name the game folder (``card_data/<id>``; default its folder name)."""
         self.color_convert = color_convert
         self._form_canvas = None
         self._forms: dict = {}
+        self._form_findings: dict = {}
         self._shares: dict | None = None
         self.max_image_pixels = max_image_pixels
         self.min_dpi = min_dpi
         self.layouts = layouts
         self.game_dir = game_dir
+        self.game_display = game_display or game_dir.name
         self.min_text_size = min_text_size
         self.findings: list[Finding] = []
         self.images: dict[Path, Any] = {}
@@ -192,16 +197,24 @@ class Renderer:
             self.draw(c, piece, trim, bleed, rotate)  # drawn once in this file: no form needed
             return
         if c is not self._form_canvas:
-            self._form_canvas, self._forms = c, {}
+            self._form_canvas, self._forms, self._form_findings = c, {}, {}
         fb = max(bleed) if form_bleed is None else max(form_bleed, max(bleed))
         key = (self.share_key(piece, w, h, rotate), round(fb, 4))
         form = self._forms.get(key)
         if form is None:
             form = f"pnpf{len(self._forms)}"
+            before = len(self.findings)
             c.beginForm(form, lowerx=-fb, lowery=-fb, upperx=w + fb, uppery=h + fb)
             self.draw(c, piece, (0.0, 0.0, w, h), (fb, fb, fb, fb), rotate)
             c.endForm()
             self._forms[key] = form
+            self._form_findings[key] = self.findings[before:]
+        else:
+            # another piece that draws the same: what drawing the form found holds for it too
+            for found in self._form_findings.get(key, ()):
+                if found.piece and found.piece != piece.card_key:
+                    self.note((piece.card_key, found.rule, found.location, found.message),
+                              replace(found, piece=piece.card_key))
         bl, bb, br, bt = bleed
         c.saveState()
         clip = c.beginPath()
@@ -215,9 +228,8 @@ class Renderer:
         """What makes two placements draw the same thing: layout, size, turn, and the values of
         the names the layout's templates read (a piece whose names cannot be told shares with
         nothing)."""
-        layout = self.layouts.get(piece.layout, piece.label)
         drawing = drawing_key(self.layouts, piece)
-        return (layout.name, round(width, 4), round(height, 4), rotate,
+        return (piece.layout, round(width, 4), round(height, 4), rotate,
                 ("", id(piece)) if drawing is None else drawing)
 
     def plan_shares(self, placements) -> None:
@@ -241,7 +253,11 @@ class Renderer:
         drawing is clipped there. ``rotate`` turns the piece 180° about its trim centre.
         """
         x, y, w, h = trim
-        layout = self.layouts.get(piece.layout, piece.label)
+        try:
+            layout = self.layouts.get(piece.layout)
+        except LayoutError as exc:
+            self.fail(exc, piece)
+            return
         if not self.repeat_depth:
             self.repeat_cells = 0
         bl, bb, br, bt = bleed
@@ -254,10 +270,42 @@ class Renderer:
             c.rotate(180)
             c.translate(-(x + w / 2), -(y + h / 2))
             bl, bb, br, bt = br, bt, bl, bb
-        self.draw_background(c, layout, piece.context, (x - bl, y - bb, w + bl + br, h + bb + bt))
+        depth = len(c.state_stack)
+        try:
+            self.draw_background(c, layout, piece.context, (x - bl, y - bb, w + bl + br, h + bb + bt))
+        except (LayoutError, BuildError) as exc:
+            self.fail(exc, piece, f"layouts.{layout.name}.background", c, depth)
         for box in layout.boxes:
-            self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), BoxKey(layout.name, box))
+            key = BoxKey(layout.name, box)
+            try:
+                self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), key)
+            except (LayoutError, BuildError) as exc:
+                self.fail(exc, piece, str(key), c, depth)
         c.restoreState()
+
+    def fail(self, exc: PnpError, piece: Piece, key: str | None = None, c=None, depth: int = 0) -> None:
+        """Record ``exc``, raised while drawing ``piece``, as an error finding and go on, so that
+        one run reports every problem of every piece: the box is left out and the rest drawn.
+        The finding is located where the error says, else at ``key`` (the box) in the layouts
+        file, and names the piece. Graphics states the failed box saved on ``c`` are restored
+        down to ``depth``, so the page stays well formed."""
+        if c is not None:
+            while len(c.state_stack) > depth:
+                c.restoreState()
+        where = exc.location or self.layouts.location(key)
+        self.note((piece.card_key, str(where), exc.message),
+                  Finding.at("error", exc.rule or "layout.render", where, exc.message, hint=exc.hint or "",
+                             piece=piece.card_key))
+
+    def source(self, raw: Any, piece: Piece, key: str) -> Location:
+        """Where a value drawn for ``piece`` comes from: the cell of its row when the setting
+        ``raw`` only prints that column (``{{ art }}``), else the setting ``key`` in the
+        layouts file. Drawing problems caused by data point at the data."""
+        simple = SIMPLE_RE.match(raw) if isinstance(raw, str) else None
+        row = piece.row
+        if simple and row is not None and simple.group(1) in row.columns:
+            return row.location(simple.group(1))
+        return self.layouts.location(key)
 
     def draw_background(self, c, layout: Layout, ctx: dict, rect) -> None:
         """Fill ``rect`` with the layout's background colour (nothing for none)."""

@@ -3,8 +3,9 @@
 :func:`check_game_full` loads a game folder and returns every finding about it. Loading errors
 (bad cells, missing columns, duplicate ids, broken references) become findings with rule ids
 ``schema.*`` so one report shows everything. Then come the stated totals (``totals.stated``),
-rows with no copies, the rules in the game's ``rules.toml`` (:mod:`pnp.validate.runner`) and,
-given the templates, the card layouts (:mod:`pnp.validate.layout_check`).
+rows with no copies, the rules in the game's ``rules.toml`` (:mod:`pnp.validate.runner`) and
+the art that cells name (:mod:`pnp.validate.layout_check`). The designs themselves are checked
+by drawing them: ``pnp check`` is a dry run of the build (:mod:`pnp.pipeline.build`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from ..core.tomlpos import toml_key_lines
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import GameDataErrors, LoadOptions, load_game
-from ..render.art import DEFAULT_MAX_PIXELS
-from .layout_check import check_layouts
+from .layout_check import check_art_paths
 from .rulesfile import load_rulebook
 from .runner import run_rulebook
 
@@ -109,12 +109,20 @@ class CheckResult:
     rules_checked: int = 0
     files: list[str] = field(default_factory=list)
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the game loaded."""
+        return self.game is not None
 
-def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(),
-                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> CheckResult:
-    """Load and check one game folder (``source``); see :class:`CheckResult`. When the source
-    names a templates folder, the card layouts are checked too (:func:`check_layouts`; art over
-    ``max_image_pixels`` pixels is refused as a build would)."""
+    @property
+    def title(self) -> str:
+        """The game's title, or its folder when it did not load."""
+        return self.game.title if self.game is not None else self.display
+
+
+def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
+    """Load and check one game folder's data (``source``); see :class:`CheckResult`. The
+    designs are checked by drawing them (:func:`pnp.pipeline.build.run_game`)."""
     display = source.display
     try:
         game = load_game(source.path, display, options)
@@ -129,16 +137,14 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(),
     findings += problems
     findings += run_rulebook(game, book)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
-    if source.templates_dir is not None:
-        findings += check_layouts(game, source, max_image_pixels)
-        files.append(source.layouts_display)
+    findings += check_art_paths(game)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     return CheckResult(display, game, findings, book, n_rules, files)
 
 
-def check_game(source: GameSource, options: LoadOptions = LoadOptions(),
-               max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> tuple[Game | None, list[Finding]]:
-    """Load and check one game folder. Returns the game (None if it did not load) and findings."""
-    result = check_game_full(source, options, max_image_pixels)
+def check_game(source: GameSource, options: LoadOptions = LoadOptions()) -> tuple[Game | None, list[Finding]]:
+    """Load and check one game folder's data. Returns the game (None if it did not load) and
+    the findings."""
+    result = check_game_full(source, options)
     return result.game, result.findings

@@ -3,61 +3,91 @@ and a JSON-ready dict for ``--format json``."""
 
 from __future__ import annotations
 
-from ..core.findings import counts
+from ..core.findings import Finding, counts
 from .analysis import Analysis, Tally
-from .check import CheckResult
 
 
-def summary(result: CheckResult) -> str:
-    """One line for a game's result: ``ok`` or ``1 error, 2 warnings`` (infos are not counted)."""
+MAX_PIECES = 8
+"""How many pieces a finding's line names before it says how many more."""
+
+
+def summary(result) -> str:
+    """One line for a game's result: ``ok`` or ``1 error, 2 warnings`` (infos are not counted).
+    ``result`` is a :class:`CheckResult` or a pipeline GameReport (anything with ``findings``)."""
 
     c = counts(result.findings)
     parts = [f"{c[s]} {s}{'s' if c[s] != 1 else ''}" for s in ("error", "warning") if c[s]]
     return ", ".join(parts) if parts else "ok"
 
 
-def report_renderables(result: CheckResult, strict: bool = False) -> list:
-    """The human report of one game as Rich renderables: a title line with the outcome, then
-    the findings grouped by file (position, severity, rule; message; rulebook section; hint)."""
-    from rich.padding import Padding
+def pieces_text(f: Finding) -> str:
+    """``pieces (36): a, b, c ... and 28 more`` for a finding made for several pieces, else the
+    one piece (``piece: a``), else empty."""
+    if len(f.pieces) > 1:
+        shown = ", ".join(f.pieces[:MAX_PIECES])
+        more = len(f.pieces) - MAX_PIECES
+        return f"pieces ({len(f.pieces)}): {shown}" + (f" and {more} more" if more > 0 else "")
+    if f.piece and f.piece != f.position and not f.file.endswith(".csv"):
+        return f"piece: {f.piece}"  # a cell's finding is about its row already
+    if f.count > 1:
+        return f"{f.count} times"
+    return ""
+
+
+def report_lines(result, strict: bool = False, infos: bool = True) -> list[tuple[int, object]]:
+    """The human report of one game as (indent, Rich Text) lines: a title line with the
+    outcome, then the findings grouped by file (position, severity, rule; message; pieces;
+    rulebook section; hint). With ``infos`` False the info findings are one closing line that
+    counts them. ``result`` has ``display``, ``title``, ``findings`` and ``rules_checked``
+    (:class:`CheckResult`, or the pipeline's GameReport). Lines are never cut: print them with
+    :func:`pnp.cli.output.print_lines`, which wraps on a terminal and keeps them whole in a pipe."""
     from rich.text import Text
 
     colours = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-    title = result.game.title if result.game else result.display
     outcome = summary(result)
     head = Text()
-    head.append(title, style="bold")
+    head.append(result.title, style="bold")
     head.append(f"  {result.display}  ", style="dim")
     style = "green" if outcome == "ok" else ("red" if "error" in outcome or strict else "yellow")
     head.append(outcome, style=style)
     if result.rules_checked:
         head.append(f"  ({result.rules_checked} rules)", style="dim")
-    out: list = [head]
+    out: list[tuple[int, Text]] = [(0, head)]
+    shown = [f for f in result.findings if infos or f.severity != "info"]
     group = None
-    for f in result.findings:
+    for f in shown:
         if f.group != group:
             group = f.group
-            out.append(Padding(Text(group, style="bold"), (0, 0, 0, 2), expand=False))
+            out.append((2, Text(group, style="bold")))
         line = Text()
         if f.position and f.position != group:
             line.append(f.position + "  ", style="dim" if f.severity == "info" else "")
         line.append(f.severity, style=colours.get(f.severity, ""))
         line.append(f"  {f.rule}", style="dim")
-        out.append(Padding(line, (0, 0, 0, 4), expand=False))
-        body = Text(f.message, style="dim" if f.severity == "info" else "")
+        out.append((4, line))
+        dim = "dim" if f.severity == "info" else ""
+        for text_line in f.message.splitlines() or [""]:
+            out.append((6, Text(text_line, style=dim)))
+        where = pieces_text(f)
+        if where:
+            out.append((6, Text(where, style="dim")))
         if f.source:
-            body.append(f"\nrulebook: {f.source}", style="dim")
+            out.append((6, Text(f"rulebook: {f.source}", style="dim")))
         if f.hint and f.severity != "info":
-            body.append(f"\nhint: {f.hint}", style="dim")
-        out.append(Padding(body, (0, 0, 0, 6), expand=False))
+            out.append((6, Text(f"hint: {f.hint}", style="dim")))
+    hidden = len(result.findings) - len(shown)
+    if hidden:
+        out.append((2, Text(f"{hidden} info finding{'s' if hidden != 1 else ''} (pnp check lists them)",
+                            style="dim")))
     return out
 
 
-def report_dict(result: CheckResult) -> dict:
-    """One game's result for ``--format json``: game, title, outcome counts, findings."""
+def report_dict(result) -> dict:
+    """One game's result for ``--format json``: game, title, outcome counts, findings (each
+    with ``pieces`` and ``count`` when it stands for several)."""
 
-    return {"game": result.display, "title": result.game.title if result.game else None,
-            "loaded": result.game is not None, "rules_checked": result.rules_checked,
+    return {"game": result.display, "title": result.title if result.loaded else None,
+            "loaded": result.loaded, "rules_checked": result.rules_checked,
             "counts": counts(result.findings), "findings": [f.as_dict() for f in result.findings]}
 
 

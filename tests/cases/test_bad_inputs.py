@@ -1,4 +1,5 @@
-"""Every case under tests/bad_inputs/: a broken (or awkward) game folder and what pnp must say."""
+"""Every case under tests/cases/bad_inputs/: a broken (or awkward) game folder and what pnp must
+say, the same in ``pnp check`` and ``pnp build``."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ from pathlib import Path
 import pytest
 
 from pnp.core.errors import PnpError
-from pnp.design.layouts import game_layouts
 from pnp.model.games import GameSource
 from pnp.model.load import load_game
-from pnp.outputs.cards import build_cards
-from pnp.outputs.base import SheetOptions
-from pnp.validate.check import check_game
+from pnp.outputs.base import BuildSettings, SheetOptions
+from pnp.pipeline.build import BuildJob, run_game
 
 from conftest import FIXTURES
 
@@ -26,24 +25,24 @@ def finding_lines(findings) -> list[str]:
 
 
 def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
-    """What pnp says about the case: error renders, or finding lines, or ['ok']."""
+    """What pnp says about the case: the error of a game that does not load, or the finding
+    lines of its check, or ['ok'] (then the info lines). A case that loads is run both ways,
+    as ``pnp check`` (a dry run) and as ``pnp build``, and both must say the same."""
     spec = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
-    try:
-        if spec["run"] == "load":
+    if spec["run"] == "load":
+        try:
             load_game(game_dir, "g")
-            return ["ok"]
-        if spec["run"] == "check":
-            game, findings = check_game(GameSource(game_dir, "g"))
-            lines = finding_lines(findings)
-            return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
-        game = load_game(game_dir, "g")
-        layouts = game_layouts(game, GameSource(game_dir, "g", game_dir / "templates", "tiny/templates"))
-        result = build_cards(game, layouts, out, SheetOptions(contact_sheets=False))
-        lines = finding_lines(result.findings)
-        return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
-    except PnpError as exc:
-        errors = getattr(exc, "errors", None)
-        return [e.render() for e in errors] if errors else [exc.render()]
+        except PnpError as exc:
+            errors = getattr(exc, "errors", None)
+            return [e.render() for e in errors] if errors else [exc.render()]
+        return ["ok"]
+    source = GameSource(game_dir, "g", game_dir / "templates", "g/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False))
+    dry = run_game(BuildJob(source, out, settings, write=False))
+    built = run_game(BuildJob(source, out, settings, write=True))
+    assert finding_lines(dry.findings) == finding_lines(built.findings), "check and build disagree"
+    lines = finding_lines(dry.findings)
+    return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
 
 
 def test_there_are_at_least_thirty_cases():

@@ -118,8 +118,8 @@ def test_build_refuses_data_with_errors_unless_forced(tiny, tmp_path):
     out = tmp_path / "out"
     result = pnp("build", str(tiny), "-o", str(out))
     assert result.returncode == 1
-    assert "not built" in result.stdout and "totals.stated" in result.stdout
-    assert not out.exists()
+    assert "nothing written" in result.stdout and "totals.stated" in result.stdout
+    assert not (out / "tiny" / "tiny-cards.pdf").exists()
     forced = pnp("build", str(tiny), "-o", str(out), "--force")
     assert forced.returncode == 0, forced.stderr
     assert (out / "tiny" / "tiny-cards.pdf").is_file()
@@ -131,11 +131,11 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     before = (out / "tiny" / "tiny-cards.pdf").read_bytes()
     layouts = tiny / "templates" / "layouts.toml"
     layouts.write_text(layouts.read_text().replace("{{ title }}", "{{ titel }}"))
-    result = pnp("build", str(tiny), "-o", str(out))  # pnp check finds it before anything is drawn
+    result = pnp("build", str(tiny), "-o", str(out))  # drawn in memory, found, nothing written
     assert result.returncode == 1
     assert "layout.render" in result.stdout and "'titel' is undefined" in result.stdout
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
-    # art that only the second card lacks gets past the check and fails while drawing
+    # art that only the second card lacks: every card is drawn, so it is found and named
     (tiny / "art").mkdir()
     from PIL import Image
 
@@ -143,8 +143,11 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     layouts.write_text(layouts.read_text().replace("{{ titel }}", "{{ title }}") +
                        '\n[layouts.action.boxes.art]\ntype = "image"\nimage = "art/{{ id }}.png"\narea = "trim"\n')
     result = pnp("build", str(tiny), "-o", str(out))
-    assert result.returncode == 2
-    assert "cards/leaf (copy 1 of 2): image 'art/leaf.png' not found" in result.stderr
+    assert result.returncode == 1
+    assert "layout.art-missing" in result.stdout and "no file 'art/leaf.png' in the game folder" in result.stdout
+    assert "piece: cards/leaf" in result.stdout
+    check = pnp("check", str(tiny))
+    assert check.returncode == 1 and "no file 'art/leaf.png' in the game folder" in check.stdout
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
     assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []
 

@@ -19,7 +19,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnp.model.games import GameSource
-from pnp.outputs.boards import build_boards
+from pnp.outputs.boards import build_boards, render_boards
 from pnp.outputs.base import SheetOptions
 from pnp.core.errors import BuildError, LayoutError
 from pnp.model.load import load_game
@@ -337,10 +337,10 @@ def test_a_board_without_a_size_is_reported_with_its_key(tmp_path):
 def test_repeat_box_errors_name_the_box(tmp_path, change, message):
     bad = {'item_x = "{{ x }}pt"': 'item_x = "{{ x }}"', 'items = "rows"': 'items = "rows[0]"'}[change]
     game = make_game(tmp_path, small=False, boards=BOARDS.replace(change, bad))
-    with pytest.raises(LayoutError) as exc:
-        build(game, tmp_path / "out")
-    text = exc.value.render()
-    assert "layouts.big.boxes.spots" in text and message in text
+    result = build(game, tmp_path / "out")
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert errors and all(f.rule == "layout.render" and f.piece == "board" for f in errors)
+    assert any("layouts.big.boxes.spots" in f.location and message in f.location + f.message for f in errors)
 
 
 def test_a_repeat_box_needs_its_settings(tmp_path):
@@ -412,10 +412,10 @@ def test_board_art_over_the_pixel_limit_is_refused(tmp_path):
     game = load_game(game_dir, "bt")
     source = GameSource(game_dir, "bt", game_dir / "templates", "bt/templates")
     assert build_boards(game, source, tmp_path / "ok", SheetOptions()).files
-    with pytest.raises(BuildError) as caught:
-        build_boards(game, source, tmp_path / "refused", SheetOptions(), max_image_pixels=50_000)
-    assert "'art/map.png' is 300 x 200 = 60,000 pixels, more than the limit of 50,000" in caught.value.message
-    assert not (tmp_path / "refused").exists()
+    result = render_boards(game, source, tmp_path / "refused", SheetOptions(), max_image_pixels=50_000)
+    (error,) = [f for f in result.findings if f.severity == "error"]
+    assert error.rule == "layout.art-unreadable" and error.piece == "small"
+    assert "'art/map.png' is 300 x 200 = 60,000 pixels, more than the limit of 50,000" in error.message
 
 
 def test_an_error_in_a_card_icon_drawn_on_a_board_names_the_card_layouts_file(tmp_path):
@@ -428,16 +428,18 @@ def test_an_error_in_a_card_icon_drawn_on_a_board_names_the_card_layouts_file(tm
     manifest = game_dir / "game.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + '\n[components.board]\nkind = "board"\n'
                         'name = "Board"\nsize = "100mm x 100mm"\nlayout = "plain"\n', encoding="utf-8")
-    (game_dir / "templates" / "boards.toml").write_text(
-        '[layouts.plain.boxes.legend]\ntype = "text"\ntext = "Burn :fire: here"\narea = "trim"\n', encoding="utf-8")
+    boards = game_dir / "templates" / "boards.toml"
+    boards.write_text(boards.read_text(encoding="utf-8") +
+                      '[layouts.plain.boxes.legend]\ntype = "text"\ntext = "Burn :fire: here"\narea = "trim"\n',
+                      encoding="utf-8")
     layouts = game_dir / "templates" / "layouts.toml"
     layouts.write_text(layouts.read_text(encoding="utf-8").replace('fill = "red"', 'fill = "{{ heat }}"', 1),
                        encoding="utf-8")
     game = load_game(game_dir, "tiny")
-    with pytest.raises(LayoutError) as caught:
-        build_boards(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"), tmp_path / "out",
-                     SheetOptions())
-    assert caught.value.render().startswith("tiny/templates/layouts.toml:3 (icons.fire.fill): 'heat' is undefined")
+    result = render_boards(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"),
+                           tmp_path / "out", SheetOptions())
+    (error,) = [f for f in result.findings if f.severity == "error"]
+    assert error.location == "tiny/templates/layouts.toml:3 (icons.fire.fill)" and error.message == "'heat' is undefined"
 
 
 @pytest.mark.parametrize("boards, expected", [

@@ -26,8 +26,7 @@ from pypdf import PdfReader
 from conftest import CARD_DATA, FIXTURES, ROOT
 from pnp.design.layouts import game_layouts
 from pnp.model.games import GameSource
-from pnp.core.errors import BuildError
-from pnp.outputs.export import (ProfileError, bundled_profiles, card_page, export_game, load_profile,
+from pnp.outputs.export import (ProfileError, bundled_profiles, card_page, export_game, load_profile, render_export,
                                 manifest_targets)
 from pnp.render.raster import rasterise_all
 from pnp.model.load import load_game
@@ -408,12 +407,18 @@ def test_rgb_art_is_rejected_by_a_profile_that_takes_cmyk_only(tmp_path):
     game_dir = _art_game(tmp_path)
     with open(game_dir / "game.toml", "a") as fh:
         fh.write('\n[targets.strict]\nextends = "dtc"\nart = "reject"\n')
-    with pytest.raises(BuildError) as info:
-        export(game_dir, tmp_path / "out", "strict")
-    message = info.value.render()
-    assert "cards/fire" in message and "RGB" in message and "strict" in message
-    assert 'art = "convert"' in message
-    assert not (tmp_path / "out" / "export" / "strict").exists()  # nothing written
+    game = load_game(game_dir, "tiny")
+    layouts = game_layouts(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
+    result = render_export(game, layouts, "strict", tmp_path / "out", jobs=1)
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert errors and {f.rule for f in errors} == {"export.color"}
+    assert "cards/fire" in {p for f in errors for p in (f.pieces or (f.piece,))}
+    assert all("RGB" in f.message and "strict" in f.message and 'art = "convert"' in f.hint for f in errors)
+    # the command refuses to write an export with errors
+    refused = subprocess.run([sys.executable, "-m", "pnp", "export", str(game_dir), "-t", "strict", "-o",
+                              str(tmp_path / "cli")], capture_output=True, text=True, cwd=ROOT)
+    assert refused.returncode == 1 and "export.color" in refused.stdout
+    assert not (tmp_path / "cli" / "tiny" / "export" / "strict").exists()  # nothing written
 
 
 # --------------------------------------------------------------------------------------------
@@ -666,11 +671,11 @@ def test_cli_export_and_its_errors(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "pnp", "export", str(game_dir), "--target", "dtcc",
                           "-o", str(tmp_path / "out")], capture_output=True, text=True,
                          env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"}, cwd=ROOT)
-    assert bad.returncode == 2
-    assert "no target 'dtcc'" in bad.stderr and "did you mean 'dtc'" in bad.stderr
-    assert "Traceback" not in bad.stderr
+    assert bad.returncode == 1
+    assert "export.profile" in bad.stdout and "no target 'dtcc'" in bad.stdout and "did you mean 'dtc'" in bad.stdout
+    assert "Traceback" not in bad.stderr + bad.stdout
     none = runner.invoke(app, ["export", str(game_dir), "-o", str(tmp_path / "out")])
-    assert none.exit_code != 0 and "--target" in str(none.exception)
+    assert none.exit_code == 1 and "--target" in none.output
 
 
 def test_a_bundled_game_exports_to_drivethrucards(tmp_path):

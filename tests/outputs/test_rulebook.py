@@ -302,9 +302,13 @@ def test_cli_reports_the_template_error_without_traceback(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "-o",
                              str(tmp_path / "out")], capture_output=True, text=True,
                             env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
-    assert result.returncode == 2
-    assert "rulebook.md.j2:2: game has no attribute 'titel'" in result.stderr
-    assert "did you mean 'title'?" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 1
+    assert "rulebook.md.j2" in result.stdout and "rulebook.template" in result.stdout
+    assert "\n    2  error  rulebook.template\n      game has no attribute 'titel'" in result.stdout
+    assert "did you mean 'title'?" in result.stdout and "Traceback" not in result.stderr + result.stdout
+    assert not (tmp_path / "out" / "tiny").exists() or not any((tmp_path / "out" / "tiny").glob("*.pdf"))
+    check = subprocess.run([sys.executable, "-m", "pnp", "check", str(game_dir)], capture_output=True, text=True)
+    assert check.returncode == 1 and "game has no attribute 'titel'" in check.stdout
 
 
 def test_csv_text_is_never_markup_and_cards_are_drawn(tmp_path):

@@ -18,17 +18,15 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ...core.files import write_atomic
-from ...core.findings import Finding
+from ...core.findings import merge
 from ...core.parallel import default_workers
 from ...core.suggest import did_you_mean
-from ...design.layouts import LayoutSet, game_layouts
+from ...design.layouts import LayoutSet, drawable_cards, game_layouts
 from ...model.game import Game
-from ...model.pieces import card_instances
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings
 from ...render.renderer import Renderer
-from ..base import BuildResult, OutputJob, Stage
+from ..base import BuildResult, OutputJob, Stage, write_result
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import card_page, decks_of
@@ -37,21 +35,24 @@ from .writers import WRITERS
 from .writers.tts import tts_card_pixels
 
 __all__ = ["ExportOutput", "ProfileError", "bundled_profiles", "card_page", "export_game", "load_profile",
-           "manifest_targets", "tts_card_pixels"]
+           "manifest_targets", "render_export", "tts_card_pixels"]
 
 
-def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
-                url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
+                  url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
+                  dry: bool = False) -> BuildResult:
     """Export every deck of ``game`` for ``target`` (a profile name or a path to a profile
-    TOML file) into ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
+    TOML file) in memory (``result.outputs``; nothing is written), for
+    ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
 
-    Writes the target's files, ``manifest.csv`` and ``manifest.json``; files a previous export
-    of this target listed and this one does not are removed. ``jobs`` is how many processes
-    rasterise PNGs (default: up to 2); ``url_prefix`` overrides a Tabletop Simulator profile's
-    image URLs. Art over ``max_image_pixels`` pixels is refused (None lifts the limit). Returns a
-    BuildResult: files written, findings (drawing, colour conversion,
-    safe zone), ``cards`` (card instances) and ``sheets`` (files holding cards). Raises
-    ProfileError, BuildError or LayoutError; on an error no file is written.
+    The outputs are the target's files, ``manifest.csv`` and ``manifest.json``; ``result.remove``
+    lists files a previous export of this target listed and this one does not. ``jobs`` is how
+    many processes rasterise PNGs (default: up to 2); ``url_prefix`` overrides a Tabletop
+    Simulator profile's image URLs. Art over ``max_image_pixels`` pixels is refused (None lifts
+    the limit). A ``dry`` export draws and preflights every card but rasterises nothing and
+    makes no files. ``result.cards`` counts card instances and ``result.sheets`` files holding
+    cards; findings cover drawing, colour conversion and the safe zone. Raises ProfileError,
+    BuildError or LayoutError.
     """
     profile = load_profile(target, game)
     if url_prefix is not None:
@@ -61,41 +62,28 @@ def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, j
     if profile.color == "cmyk":
         converter = InkConverter(_palette_overrides(profile, game), profile.name)
     renderer = Renderer(layouts, game.path, min_text_size=profile.min_text_size,
-                        color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels)
+                        color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels,
+                        game_display=game.display_root)
     if converter is not None:
         converter.art_name = renderer.art_name
-    job = ExportJob(game, layouts, profile, folder, renderer, converter)
-    cards = card_instances(game)
+    job = ExportJob(game, layouts, profile, folder, renderer, converter, dry=dry)
+    cards, findings = drawable_cards(game, layouts)
     workers = jobs if jobs is not None else default_workers()
     WRITERS[profile.output](job, decks_of(game, cards), workers)
-    sheets = len(job.outputs)
-    findings = _once(renderer.findings + (converter.findings if converter else []) + job.findings)
-    write_manifest(job, cards, findings)
-    stale = stale_files(folder, {p for p, _ in job.outputs})
-    result = BuildResult(cards=len(cards), sheets=sheets)
-    for path, data in job.outputs:
-        write_atomic(path, data)
-        result.files.append(path)
-    for path in stale:
-        path.unlink(missing_ok=True)
-        parent = path.parent
-        while parent != folder and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
-    result.findings = findings
+    result = BuildResult(cards=len(cards), sheets=len(job.outputs), prune_within=folder)
+    result.findings = merge(findings + renderer.findings + (converter.findings if converter else []) + job.findings)
+    if not dry:
+        write_manifest(job, cards, result.findings)
+        result.outputs = list(job.outputs)
+        result.remove = stale_files(folder, {p for p, _ in job.outputs})
     return result
 
 
-def _once(findings: list[Finding]) -> list[Finding]:
-    """Each finding said once (the faces and backs of a deck can find the same thing twice);
-    every finding already names its card without a copy number."""
-    out, seen = [], set()
-    for f in findings:
-        key = (f.severity, f.rule, f.location, f.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
+def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
+                url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Export (:func:`render_export`) and write the files, whatever was found."""
+    return write_result(render_export(game, layouts, target, out_dir, jobs=jobs, url_prefix=url_prefix,
+                                      max_image_pixels=max_image_pixels))
 
 
 def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
@@ -117,17 +105,26 @@ def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
 
 
 class ExportOutput:
-    """``export NAME``: one stage per target the game's manifest lists under ``[targets]``."""
+    """``export NAME``: one stage per target: those the game's manifest lists under
+    ``[targets]`` (unless ``settings.manifest_targets`` is off), then ``settings.targets``."""
 
     name = "export"
 
     def stages(self, job: OutputJob) -> list[Stage]:
+        settings = job.settings
         inputs = job.data_files() + job.card_template_files() + job.font_files()
+        targets = list(manifest_targets(job.game)) if settings.manifest_targets else []
+        targets += [t for t in settings.targets if t not in targets]
         stages = []
-        for target in manifest_targets(job.game):
-            def run(target: str = target) -> BuildResult:
-                return export_game(job.game, game_layouts(job.game, job.source), target, job.out_dir,
-                                   max_image_pixels=job.settings.max_image_pixels)
+        for target in targets:
+            profile_file = Path(target)
+            extra = [profile_file] if profile_file.suffix == ".toml" and profile_file.is_file() else []
 
-            stages.append(Stage(f"export {target}", inputs, run))
+            def render(dry: bool, target: str = target) -> BuildResult:
+                return render_export(job.game, game_layouts(job.game, job.source), target, job.out_dir,
+                                     url_prefix=settings.url_prefix, max_image_pixels=settings.max_image_pixels,
+                                     dry=dry, jobs=settings.jobs)
+
+            stages.append(Stage(f"export {target}", inputs + extra, render,
+                                (settings.url_prefix, settings.max_image_pixels)))
         return stages

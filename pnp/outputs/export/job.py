@@ -29,6 +29,8 @@ class ExportJob:
     folder: Path
     renderer: Renderer
     converter: InkConverter | None
+    dry: bool = False
+    """A dry run: draw and preflight every card, rasterise nothing."""
     outputs: list[tuple[Path, bytes]] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)

@@ -55,6 +55,8 @@ TTS_MAX_COLUMNS, TTS_MAX_ROWS = 10, 7
 class ProfileError(PnpError):
     """A target profile that is missing, malformed or cannot serve a game's decks."""
 
+    default_rule = "export.profile"
+
 
 @dataclass(frozen=True)
 class Profile:

@@ -20,14 +20,13 @@ from pathlib import Path
 
 from ... import __version__
 from ...core import units
-from ...core.files import write_atomic
 from ...core.findings import Finding
 from ...core.units import MM
 from ...geometry.booklet import BOOKLET_PAGES, booklet_page, booklet_sheet
 from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...model.games import GameSource
-from ..base import BuildResult, OutputJob, Stage
+from ..base import BuildResult, OutputJob, Stage, write_result
 from .booklet import impose_booklet
 from .images import ImageResolver
 from .markdown import RulebookPdf, markdown_pdf
@@ -37,7 +36,7 @@ from .template import TEMPLATE_NAME, _Template, render_template
 from .views import PageView
 
 __all__ = ["TEMPLATE_NAME", "Rulebook", "RulebookError", "RulebookOutput", "build_rulebook", "escape_markdown",
-           "markdown_pdf", "render_rulebook", "render_template"]
+           "markdown_pdf", "render_rulebook", "render_rulebook_files", "render_template"]
 
 
 @dataclass
@@ -53,13 +52,14 @@ class Rulebook:
 
 
 def render_rulebook(game: Game, source: GameSource, paper: str = "letter", booklet: bool = False,
-                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> Rulebook:
+                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS, impose: bool = True) -> Rulebook:
     """Render a game's rulebook to PDF bytes (nothing is written).
 
     Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
     laid out again on half sheets (A5 for a4, half-letter for letter; pnp.geometry.booklet) and imposed
-    2-up. Raises RulebookError (template or Markdown), LayoutError (card layouts) or
-    BuildError (paper, page overflow).
+    2-up (``impose`` False lays the booklet out but does not impose it: a dry run). Raises
+    RulebookError (template or Markdown), LayoutError (card layouts) or BuildError (paper,
+    page overflow).
     """
     key = paper.lower()
     size = units.paper(key)
@@ -82,24 +82,24 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     if booklet:
         seen = {(f.rule, f.message) for f in findings}
         findings.extend(f for f in results[1].findings if (f.rule, f.message) not in seen)
-        book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), title=f"{game.title} (booklet)",
-                                      creator=f"pnp {__version__}")
+        if impose:
+            book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), title=f"{game.title} (booklet)",
+                                          creator=f"pnp {__version__}")
         book.booklet_pages = results[1].pages
     return book
 
 
-def build_rulebook(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
-                   max_image_pixels: int | None = DEFAULT_MAX_PIXELS):
-    """Build a game's rulebook into ``out_dir``: ``<game>-rulebook.pdf`` (single pages on
-    ``paper``) and, with ``booklet``, ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for
-    duplex short-edge printing).
+def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
+                          max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False) -> BuildResult:
+    """A game's rulebook in memory (``result.outputs``; nothing is written):
+    ``out_dir/<game>-rulebook.pdf`` (single pages on ``paper``) and, with ``booklet``,
+    ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for duplex short-edge printing; a
+    ``dry`` render lays the booklet out without imposing it).
 
     The game's templates folder (``source``) holds ``rulebook.md.j2`` (and layouts.toml for card
-    images).
-    A game without a rulebook template builds nothing and gets an info finding
-    ``rulebook.none``. Returns a pnp.outputs.base.BuildResult whose ``sheets`` counts the single
-    pages. Files are written atomically and only after everything rendered. Raises
-    RulebookError, LayoutError or BuildError.
+    images). A game without a rulebook template makes nothing and gets an info finding
+    ``rulebook.none``. ``result.sheets`` counts the single pages. Raises RulebookError,
+    LayoutError or BuildError.
     """
     result = BuildResult()
     if not (source.templates_dir / TEMPLATE_NAME).is_file():
@@ -107,27 +107,36 @@ def build_rulebook(game: Game, source: GameSource, out_dir: Path, paper: str, bo
                                        "no rulebook template; no rulebook built",
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result
-    book = render_rulebook(game, source, paper, booklet, max_image_pixels)
-    outputs = [(out_dir / f"{game.id}-rulebook.pdf", book.single.pdf)]
+    book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry)
+    result.outputs.append((out_dir / f"{game.id}-rulebook.pdf", book.single.pdf))
     if book.booklet is not None:
-        outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
-    for path, data in outputs:
-        write_atomic(path, data)
-        result.files.append(path)
+        result.outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
     result.sheets = book.single.pages
     result.findings = book.findings
     return result
 
 
+def build_rulebook(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
+                   max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+    """Render the rulebook (:func:`render_rulebook_files`) and write it."""
+    return write_result(render_rulebook_files(game, source, out_dir, paper, booklet, max_image_pixels))
+
+
 class RulebookOutput:
-    """``rulebook``: the rulebook's single pages (A4 for A-series sheet paper, else Letter)."""
+    """``rulebook``: the rulebook's single pages (on ``settings.rulebook_paper``, else A4 for
+    A-series sheet paper and Letter otherwise) and, with ``settings.booklet``, the booklet."""
 
     name = "rulebook"
 
     def stages(self, job: OutputJob) -> list[Stage]:
-        def run() -> BuildResult:
-            paper = "a4" if job.settings.sheet.paper.startswith("a") else "letter"
-            return build_rulebook(job.game, job.source, job.out_dir, paper, booklet=False,
-                                  max_image_pixels=job.settings.max_image_pixels)
+        settings = job.settings
+        paper = settings.rulebook_paper or ("a4" if settings.sheet.paper.startswith("a") else "letter")
+        name = "rulebook" if settings.rulebook_paper is None and not settings.booklet else \
+            f"rulebook {paper}" + (" booklet" if settings.booklet else "")
 
-        return [Stage("rulebook", job.data_files() + job.template_files() + job.font_files(), run)]
+        def render(dry: bool) -> BuildResult:
+            return render_rulebook_files(job.game, job.source, job.out_dir, paper, settings.booklet,
+                                         max_image_pixels=settings.max_image_pixels, dry=dry)
+
+        return [Stage(name, job.data_files() + job.template_files() + job.font_files(), render,
+                      (paper, settings.booklet, settings.max_image_pixels))]

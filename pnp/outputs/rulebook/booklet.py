@@ -28,12 +28,14 @@ def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "
     source = pikepdf.open(io.BytesIO(pdf))
     pages = list(source.pages)
     if not pages:
-        raise BuildError("the document to impose has no pages")
+        raise BuildError("the document to impose has no pages",
+                         rule="rulebook.layout")
     sizes = {(round(float(p.mediabox[2] - p.mediabox[0]), 2), round(float(p.mediabox[3] - p.mediabox[1]), 2))
              for p in pages}
     if len(sizes) != 1:
         raise BuildError("booklet pages must all be one size; the document has "
-                         + ", ".join(f"{w:g} x {h:g} pt" for w, h in sorted(sizes)))
+                         + ", ".join(f"{w:g} x {h:g} pt" for w, h in sorted(sizes)),
+                         rule="rulebook.layout")
     pw, ph = sizes.pop()
     page_size = Size(pw, ph)
     out = pikepdf.new()

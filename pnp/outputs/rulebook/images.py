@@ -66,7 +66,7 @@ class RasterItem(ImageItem):
     def __init__(self, path: Path, label: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
         from reportlab.lib.utils import ImageReader
 
-        image = load_raster(path, "image", label, max_pixels)
+        image = load_raster(path, label, max_pixels)
         self.px = image.size
         dpi = image.info.get("dpi", (PRINT_DPI, PRINT_DPI))
         try:
@@ -89,10 +89,11 @@ class SvgItem(ImageItem):
     size from the SVG's own size. Raises BuildError for an SVG that cannot be read."""
 
     def __init__(self, path: Path, label: str, root: Path):
-        art = load_svg(path, "image", label, root)
+        art = load_svg(path, label, root)
         drawing = art.drawing
         if not drawing.width or not drawing.height:
-            raise BuildError(f"image: {label!r} has no size", hint="give the SVG a width and height (or a viewBox)")
+            raise BuildError(f"image: {label!r} has no size", hint="give the SVG a width and height (or a viewBox)",
+                             rule="rulebook.layout")
         self.drawing = drawing
         self.problems = art.problems
         self.width, self.height = float(drawing.width), float(drawing.height)
@@ -244,7 +245,8 @@ class ImageResolver:
                                 hint="draw cards with {{ card('component', 'row-id') }}")
         layout = comp.back_of(row) if side == "back" else comp.layout_of(row)
         if self._renderer is None:
-            self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels)
+            self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels,
+                                      game_display=t.game.display_root)
         piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
         return CardItem(self._renderer, piece, comp.card_size)
 

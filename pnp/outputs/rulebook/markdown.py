@@ -125,8 +125,10 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         if "not resolved" not in str(exc):  # multiBuild's own message; anything else is a bug
             raise
         raise BuildError(f"{display}: the table of contents does not settle",
-                         hint="a heading may move between pages as the contents grow; add a page break") from None
+                         hint="a heading may move between pages as the contents grow; add a page break",
+                         rule="rulebook.layout") from None
     except RLLayoutError as exc:
         raise BuildError(f"{display}: something in the rulebook is too big for a page: {str(exc)[:200]}",
-                         hint="make the image or table smaller, or split it") from None
+                         hint="make the image or table smaller, or split it",
+                         rule="rulebook.layout") from None
     return RulebookPdf(buf.getvalue(), doc.page, findings + drawn)

@@ -23,6 +23,8 @@ class RulebookError(PnpError):
     """A rulebook template or its Markdown that cannot be built (misspelt name, bad call, an
     image that cannot be found). The location names the template file and line."""
 
+    default_rule = "rulebook.template"
+
 
 class Markdown(str):
     """Text trusted as Markdown: the template's own text, the output of macros and blocks, and

@@ -24,7 +24,8 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
     where = f"icons.{name}"
     ctx = piece.context
     if icon.image:
-        draw_image(renderer, c, icon.image, (x, y, size, size), "contain", piece, None)
+        draw_image(renderer, c, icon.image, (x, y, size, size), "contain", piece,
+                   renderer.layouts.location(f"{where}.image"))
         return
     fill = renderer.color(icon.fill, ctx, f"{where}.fill")
     stroke = renderer.color(icon.stroke, ctx, f"{where}.stroke", role="stroke") if icon.stroke else None
@@ -37,7 +38,8 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
         lacking = missing(icon.font, icon.label)
         if lacking:
             renderer.note((piece.card_key, where, "glyph"),
-                          missing_glyph(f"{piece.card_key} ({where})", f"the font {icon.font}", lacking))
+                          missing_glyph(renderer.layouts.location(f"{where}.label"), f"the font {icon.font}", lacking,
+                                        piece=piece.card_key))
         label_color = renderer.color(icon.label_color, ctx, f"{where}.label_color", role="text")
         fs = size * icon.label_scale
         lw = renderer.text_width(icon.font, icon.label) * fs

@@ -56,7 +56,7 @@ class Repeat:
         if renderer.repeat_cells > REPEAT_CELLS:
             renderer.repeat_cells = 0
             raise renderer.layouts.error(where("items"),
-                                         f"repeat boxes draw more than {REPEAT_CELLS} cells for {piece.label}",
+                                         f"repeat boxes draw more than {REPEAT_CELLS} cells for one piece",
                                          hint="a repeat box draws one cell per item; check items and nested repeats")
         sub = renderer.layouts.get(str(p["layout"]), where("layout"))
         bx, by, bw, bh = rect

@@ -13,11 +13,14 @@ import re
 
 from ...design.elements import ELEMENT_SPECS
 from ..fonts import FONT_FILES, missing, register
-from ..preflight import missing_glyph, right_to_left, text_overflow
+from ..preflight import icon_unknown, missing_glyph, right_to_left, text_overflow
 from .icons import draw_icon, icon_width
 
 ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
 """An inline icon in text: ``:name:`` (only names the layouts file defines are icons)."""
+ICON_LIKE_RE = re.compile(r"(?<![\w:]):([A-Za-z][A-Za-z0-9_\-]*):(?![\w:])")
+"""What a designer writes meaning an icon: ``:name:`` beginning with a letter, standing apart
+(``10:30:45`` and ``a:b:c`` are not icons). Such a name that is not an icon is a finding."""
 RTL_RE = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
 """Arabic-script characters, which need shaping and right-to-left ordering the PDF text lacks."""
 STEP = 0.25
@@ -36,6 +39,12 @@ class TextFitter:
     def width(self, text: str) -> float:
         """Width of plain ``text`` at 1 pt."""
         return self.renderer.text_width(self.font, text)
+
+    def unknown_icons(self, text: str) -> list[str]:
+        """The ``:name:`` in ``text`` meant as icons that the layouts file does not define,
+        each once (they print as typed)."""
+        icons = self.renderer.layouts.icons
+        return list(dict.fromkeys(m.group(1) for m in ICON_LIKE_RE.finditer(text) if m.group(1) not in icons))
 
     def words(self, text: str) -> list[list[list[tuple[str, str]]]]:
         """Paragraphs -> words -> runs of ("text", s) or ("icon", name)."""
@@ -207,14 +216,17 @@ class Text:
         fitter = TextFitter(renderer, font)
         paragraphs = fitter.words(text)
         lacking = missing(font, "".join(t for para in paragraphs for w in para for k, t in w if k == "text"))
-        where_box = f"{piece.card_key} ({box.name})"
+        source = renderer.source(p.get("text", ""), piece, where("text"))
+        key = piece.card_key
+        for name in fitter.unknown_icons(text):
+            renderer.note((key, box.name, f"icon {name}"), icon_unknown(source, name, renderer.layouts.icons, key))
         if lacking:
-            renderer.note((piece.card_key, box.name, "glyph"), missing_glyph(where_box, f"the font {font}", lacking))
+            renderer.note((key, box.name, "glyph"), missing_glyph(source, f"the font {font}", lacking, piece=key))
         if RTL_RE.search(text):
-            renderer.note((piece.card_key, box.name, "rtl"), right_to_left(where_box))
+            renderer.note((key, box.name, "rtl"), right_to_left(source, key))
         s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
         if cut:
-            renderer.note((piece.card_key, box.name, "overflow"), text_overflow(where_box, min_size, text))
+            renderer.note((key, box.name, "overflow"), text_overflow(source, min_size, text, key))
         color = renderer.color(p.get("color", "black"), ctx, where("color"), role="text")
         fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
                           str(p.get("valign", "top")), cut, piece)

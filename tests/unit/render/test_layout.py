@@ -9,7 +9,7 @@ from pnp.design.layouts import game_layouts
 from pnp.model.games import GameSource
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.cards import build_cards
-from pnp.core.errors import BuildError, LayoutError
+from pnp.core.errors import LayoutError
 from pnp.model.load import load_game
 
 from sheetgeom import open_pdf
@@ -25,6 +25,17 @@ def build(tiny, tmp_path, rows: str, layouts: str | None = None):
     result = build_cards(game, game_layouts(game, GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")),
                          tmp_path, SheetOptions(contact_sheets=False))
     return result, open_pdf(tmp_path / "tiny-cards.pdf")
+
+
+def problems(result) -> list[tuple[str, str, str]]:
+    """(rule, location, piece) of every finding but the infos."""
+    return [(f.rule, f.location, f.piece) for f in result.findings if f.severity != "info"]
+
+
+def error_text(result) -> str:
+    """Every error finding as the report prints it: location, message and hint."""
+    return "\n".join(f"{f.location}: {f.message}\n  hint: {f.hint}" for f in result.findings
+                     if f.severity == "error")
 
 
 def text_layout(extra: str = "", size: float = 10, min_size: float = 7, height: str = "40mm") -> str:
@@ -85,23 +96,25 @@ def test_long_text_shrinks_but_stays_in_its_box(tiny, tmp_path):
 def test_text_that_cannot_fit_is_reported_with_piece_and_box(tiny, tmp_path):
     long = " ".join(["overflowing"] * 200)
     result, _ = build(tiny, tmp_path, f'a,A,1,red,"{long}",1\n', text_layout(height="10mm"))
-    assert [(f.rule, f.location) for f in result.findings if f.severity != "info"] == [
-        ("preflight.text-overflow", "cards/a (text)")]
+    # the text comes from the cell, so that is where the finding points, naming the card
+    assert problems(result) == [("preflight.text-overflow", "tiny/cards.csv:2:5 (text)", "cards/a")]
     assert any("does not fit its box even at 7 pt" in f.message for f in result.findings)
 
 
 def test_missing_glyph_is_reported(tiny, tmp_path):
     result, _ = build(tiny, tmp_path, 'a,A,1,red,"Ok \u6f22 here",1\n', text_layout())
-    assert [(f.rule, f.location) for f in result.findings if f.severity != "info"] == [
-        ("preflight.missing-glyph", "cards/a (text)")]
+    assert problems(result) == [("preflight.missing-glyph", "tiny/cards.csv:2:5 (text)", "cards/a")]
     assert any("U+6F22" in f.message for f in result.findings)
 
 
-def test_inline_icons_are_drawn_and_unknown_names_print_as_typed(tiny, tmp_path):
-    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Pay :fire: at 10:30 :water:",1\n', text_layout())
+def test_inline_icons_are_drawn_and_an_unknown_name_is_an_error_that_prints_as_typed(tiny, tmp_path):
+    result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Pay :fire: at 10:30:15 :fier: a:b:c",1\n', text_layout())
+    # :fier: is meant as an icon; 10:30:15 and a:b:c are not
+    assert problems(result) == [("layout.icon-unknown", "tiny/cards.csv:2:5 (text)", "cards/a")]
+    assert "no icon 'fier'" in error_text(result) and "did you mean 'fire'?" in error_text(result)
     page = pdf.pages[2]
     text = page.extract_text()
-    assert ":fire:" not in text and ":water:" in text and "10:30" in text
+    assert ":fire:" not in text and ":fier:" in text and "10:30:15" in text
     assert "F" in text  # the icon's label
     red = [c for c in page.curves if tuple(round(v, 3) for v in c["non_stroking_color"]) ==
            (round(0xC0 / 255, 3), round(0x39 / 255, 3), round(0x2B / 255, 3))]
@@ -116,20 +129,23 @@ def test_unicode_from_the_data_is_embedded(tiny, tmp_path):
 
 def test_misspelt_template_name_names_layout_box_and_suggestion(tiny, tmp_path):
     layouts = text_layout().replace("{{ text }}", "{{ titel }}")
-    with pytest.raises(LayoutError) as info:
-        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
-    message = info.value.render()
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\na2,B,1,red,,2\n", layouts)
+    message = error_text(result)
     assert message.startswith("tiny/templates/layouts.toml:10 (layouts.action.boxes.text.text): 'titel' is undefined")
     assert "did you mean 'title'?" in message
+    (finding,) = [f for f in result.findings if f.severity == "error"]  # one cause, two cards
+    assert finding.pieces == ("cards/a", "cards/a2") and finding.count == 2
 
 
 def test_unknown_colour_and_layout_errors(tiny, tmp_path):
-    with pytest.raises(LayoutError, match="'purple' is not a colour of this game"):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout().replace('background = "white"', 'background = "purple"'))
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n",
+                      text_layout().replace('background = "white"', 'background = "purple"'))
+    assert "'purple' is not a colour of this game" in error_text(result)
     with pytest.raises(LayoutError, match="unknown box setting 'colour'.*\n.*did you mean 'color'"):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('colour = "red"'))
-    with pytest.raises(LayoutError, match="cards/a uses layout 'action', which .* does not define"):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
+        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('colour = "red"'))  # the file itself is wrong
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
+    assert problems(result) == [("layout.undefined", "tiny/game.toml (components.cards.layout)", "a")]
+    assert "the face layout 'action' is not defined" in error_text(result)
 
 
 def test_a_setting_of_another_kind_of_box_is_refused_where_it_is_written(tiny, tmp_path):
@@ -147,8 +163,9 @@ def test_a_setting_of_another_kind_of_box_is_refused_where_it_is_written(tiny, t
 
 def test_sandbox_blocks_attribute_escape(tiny, tmp_path):
     layouts = text_layout().replace("{{ text }}", "{{ title.__class__.__mro__ }}")
-    with pytest.raises(LayoutError):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
+    assert [rule for rule, _, _ in problems(result)] == ["layout.render"]
+    assert "class" not in pdf.pages[2].extract_text()
 
 
 def art_layout(path: str) -> str:
@@ -197,10 +214,13 @@ def test_svg_and_jpeg_art(tiny, tmp_path):
 
 
 def test_art_outside_the_game_folder_or_missing_is_refused(tiny, tmp_path):
-    with pytest.raises(BuildError, match="outside the game folder"):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("../../etc/passwd"))
-    with pytest.raises(BuildError, match="cards/a: image 'art/none.png' not found"):
-        build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/none.png"))
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("../../etc/passwd"))
+    assert problems(result) == [("layout.art-outside", "tiny/templates/layouts.toml:25 (layouts.action.boxes.art.image)",
+                                 "cards/a")]
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout("art/none.png"))
+    assert problems(result) == [("layout.art-missing", "tiny/templates/layouts.toml:25 (layouts.action.boxes.art.image)",
+                                 "cards/a")]
+    assert "no file 'art/none.png' in the game folder" in error_text(result)
 
 
 def test_an_image_used_many_times_is_embedded_once(tiny, tmp_path):
@@ -263,22 +283,21 @@ def test_cut_text_ends_in_an_ellipsis(tiny, tmp_path):
 def test_errors_point_at_where_a_box_is_written(tiny, tmp_path):
     layouts = text_layout() + '\n[layouts.child]\nextends = "action"\n'
     (tiny / "game.toml").write_text((tiny / "game.toml").read_text().replace('layout = "action"', 'layout = "child"'))
-    with pytest.raises(LayoutError) as info:
-        build(tiny, tmp_path, "a,A,1,red,,1\n", layouts.replace("{{ text }}", "{{ txet }}"))
-    assert "(layouts.action.boxes.text.text, drawing layout child)" in info.value.render()
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", layouts.replace("{{ text }}", "{{ txet }}"))
+    assert "(layouts.action.boxes.text.text, drawing layout child)" in error_text(result)
 
 
 def test_when_takes_a_bare_expression(tiny, tmp_path):
-    with pytest.raises(LayoutError) as info:
-        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "{{ text }}"'))
-    assert "without {{ }}" in info.value.render()
-    with pytest.raises(LayoutError) as info:
-        build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "cots > 1"'))
-    assert "did you mean 'cost'?" in info.value.render()
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "{{ text }}"'))
+    assert "without {{ }}" in error_text(result)
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('when = "cots > 1"'))
+    assert "did you mean 'cost'?" in error_text(result)
 
 
 def test_low_resolution_is_reported_once_per_card_not_per_copy(tiny, tmp_path):
     (tiny / "art").mkdir()
     Image.new("RGB", (30, 30)).save(tiny / "art" / "a.png")
     result, _ = build(tiny, tmp_path, "a,A,1,red,,5\n", art_layout("art/a.png"))
-    assert [f.location for f in result.findings if f.rule == "preflight.low-resolution"] == ["cards/a (art)"]
+    # the art file is the cause: one finding, at the file, for the card (its copies are one)
+    assert [(f.location, f.piece) for f in result.findings if f.rule == "preflight.low-resolution"] == [
+        ("tiny/art/a.png", "cards/a")]

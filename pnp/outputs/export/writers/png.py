@@ -35,6 +35,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
                               width_px=geom.px[0], height_px=geom.px[1])
                 pending.append((name, entry, pdf, geom.px, piece.card_key))
     job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p)
+    if job.dry:
+        return  # every card is drawn and preflighted; rasterising finds nothing more
     pngs = rasterise_all([(pdf, px) for _, _, pdf, px, _ in pending], workers)
     for (name, entry, _, _, _), png in zip(pending, pngs):
         entry.file = job.claim(name, png)

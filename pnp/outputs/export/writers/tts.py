@@ -77,6 +77,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
         unique_back = len(backs) > 1
         job.findings += safe_zone_many([(pdf, g[0].face.card_key) for pdf, g in faces]
                                         + [(pdf, g[0].back.card_key) for pdf, g in backs], p)
+        if job.dry:
+            continue  # every card is drawn and preflighted; the sheets find nothing more
         raws = rasterise_all([(pdf, (cw, ch)) for pdf, _ in faces + backs], workers, encode=False)
         images = [Image.frombytes("RGB", (cw, ch), b) for b in raws]
         face_img, back_img = images[:len(faces)], images[len(faces):]
