@@ -9,8 +9,9 @@ from ..core.parallel import map_ordered
 
 
 def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | None = None,
-               page_index: int = 0, encode: bool = True) -> bytes:
-    """Render page ``page_index`` of ``pdf`` to an RGB PNG.
+               page_index: int = 0, encode: bool = True, transparent: bool = False) -> bytes:
+    """Render page ``page_index`` of ``pdf`` to an RGB PNG (RGBA, unpainted areas clear, with
+    ``transparent`` and ``dpi``).
 
     With ``px`` = (width, height) the page is scaled to fill exactly that many pixels (pdfium's
     own scale-based sizing can round up a pixel) and the PNG records the page's px/in as its
@@ -20,7 +21,7 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
     if px is None:
         if dpi is None:
             raise ValueError("give px or dpi")
-        return _at_dpi(pdf, dpi, page_index)
+        return _at_dpi(pdf, dpi, page_index, transparent)
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -43,13 +44,16 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
     return out.getvalue()
 
 
-def _at_dpi(pdf: bytes, dpi: float, page_index: int) -> bytes:
+def _at_dpi(pdf: bytes, dpi: float, page_index: int, transparent: bool = False) -> bytes:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
-    image = doc[page_index].render(scale=dpi / 72).to_pil()
+    if transparent:
+        image = doc[page_index].render(scale=dpi / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+    else:
+        image = doc[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
     out = io.BytesIO()
-    image.convert("RGB").save(out, format="PNG", optimize=False)
+    image.save(out, format="PNG", optimize=False)
     doc.close()
     return out.getvalue()
 

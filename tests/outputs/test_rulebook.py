@@ -370,6 +370,25 @@ def test_a_low_resolution_picture_is_reported_once_however_many_layout_passes(tm
         assert "Part 11" in pdf.pages[0].extract_text()  # the contents list every heading
 
 
+def test_icons_in_rulebook_text_are_drawn_and_an_unknown_one_is_an_error(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\nPay :fire: to play; :fier: is a typo; at 10:30:15 a:b:c.\n\n"
+                                         "| cost | note |\n|---|---|\n| :fire: | x |\n")
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
+    unknown = [f for f in result.findings if f.rule == "layout.icon-unknown"]
+    assert [(f.severity, f.location, f.message) for f in unknown] == [
+        ("error", "tiny/templates/rulebook.md.j2", "no icon 'fier'")]
+    assert "did you mean 'fire'?" in unknown[0].hint
+    with pdfplumber.open(result.files[0]) as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        assert ":fire:" not in text and ":fier:" in text and "10:30:15" in text
+        icons = page.images
+        assert len(icons) == 2  # the icon in the sentence and in the table
+        base = 10.0  # the body size of single pages, pt (styles.SINGLE_STYLE)
+        assert all(abs((im["bottom"] - im["top"]) - base * 1.05) < 0.05 for im in icons)  # a line high
+
+
 def test_game_without_template_builds_nothing(tmp_path):
     game = load_game(FIXTURES / "tiny", "tiny")
     result = build_rulebook(game, GameSource(FIXTURES / "tiny", "tiny", FIXTURES / "tiny" / "templates", "tiny/templates"),

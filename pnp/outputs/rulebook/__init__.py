@@ -70,13 +70,16 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
         jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
     resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels)
     results = []
-    for name, page_size, style, is_booklet in jobs:
-        frame_mm = (page_size.width - 2 * style.margin) / MM
-        view = PageView(paper=name, booklet=is_booklet, width_mm=round(page_size.width / MM, 1),
-                        height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
-        rendered = template.render(view)
-        results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
-                                    resolver=resolver, display=display, outer_numbers=is_booklet))
+    try:
+        for name, page_size, style, is_booklet in jobs:
+            frame_mm = (page_size.width - 2 * style.margin) / MM
+            view = PageView(paper=name, booklet=is_booklet, width_mm=round(page_size.width / MM, 1),
+                            height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
+            rendered = template.render(view)
+            results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
+                                        resolver=resolver, display=display, outer_numbers=is_booklet))
+    finally:
+        resolver.close()
     findings = list(results[0].findings) + resolver.findings
     book = Rulebook(results[0], findings=findings)
     if booklet:

@@ -4,7 +4,10 @@ its layouts (``card:component/row``), sized from the Markdown and laid out side 
 
 from __future__ import annotations
 
+import io
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,11 +15,19 @@ from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...model.context import piece_context
+from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece
 from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, load_raster, load_svg
+from ...render.canvas import new_canvas
+from ...render.elements.icons import draw_icon, icon_width
 from ...render.preflight import low_resolution, svg_unsupported
+from ...render.raster import pdf_to_png
 from ...render.renderer import Renderer
 from .markup import RulebookError
+
+ICON_DPI = 600
+"""Resolution of an icon drawn inline in rulebook text (twice the print norm: icons are small
+and sharp-edged)."""
 
 
 class ImageItem:
@@ -222,8 +233,10 @@ class ImageResolver:
         self.max_image_pixels = max_image_pixels
         self.findings: list[Finding] = []
         """What reading the pictures found (SVG features the converter skips)."""
-        self._renderer = None
+        self._renderer: Renderer | None = None
         self._cache: dict[str, ImageItem] = {}
+        self._icons: dict[tuple[str, float], str] = {}
+        self._scratch: Path | None = None
 
     def __call__(self, src: str) -> ImageItem:
         if src in self._cache:
@@ -244,11 +257,53 @@ class ImageResolver:
             raise RulebookError(f"image {src!r}: no card {ref!r} in this game", location=Location(self.display),
                                 hint="draw cards with {{ card('component', 'row-id') }}")
         layout = comp.back_of(row) if side == "back" else comp.layout_of(row)
+        piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
+        return CardItem(self.renderer(), piece, comp.card_size)
+
+    def renderer(self) -> Renderer:
+        """The Renderer of the game's card layouts (raises LayoutError when they do not load)."""
         if self._renderer is None:
+            t = self.template
             self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels,
                                       game_display=t.game.display_root)
-        piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
-        return CardItem(self._renderer, piece, comp.card_size)
+        return self._renderer
+
+    def icon_names(self) -> list[str]:
+        """The icons the game's card layouts define (none without a game or a layouts file)."""
+        t = self.template
+        if t is None or not (t.dir / LAYOUTS_FILE).is_file():
+            return []
+        return list(self.renderer().layouts.icons)
+
+    def icon(self, name: str, height: float) -> str:
+        """Paragraph markup drawing icon ``name`` (one :meth:`icon_names` gives) inline,
+        ``height`` pt high: the icon drawn as the cards draw it, as a transparent PNG at
+        ICON_DPI (an inline picture in text must be a raster), kept in a scratch folder until
+        :meth:`close`. Cached per name and height."""
+        key = (name, round(height, 2))
+        if key not in self._icons:
+            renderer = self.renderer()
+            width = icon_width(renderer, name, height)
+            buf = io.BytesIO()
+            c = new_canvas(buf, Size(width, height), scratch=True)
+            draw_icon(renderer, c, name, 0, 0, height, Piece("rulebook", {}, "rulebook"))
+            c.showPage()
+            c.save()
+            png = pdf_to_png(buf.getvalue(), dpi=ICON_DPI, transparent=True)
+            if self._scratch is None:
+                self._scratch = Path(tempfile.mkdtemp(prefix="pnp-icons-"))
+            # platypus reads an inline picture from a file when the paragraph is parsed; the
+            # PDF embeds its pixels, not the name
+            path = self._scratch / f"icon-{len(self._icons)}.png"
+            path.write_bytes(png)
+            self._icons[key] = f'<img src="{path}" width="{width:.2f}" height="{height:.2f}" valign="middle"/>'
+        return self._icons[key]
+
+    def close(self) -> None:
+        """Remove the icon pictures written while the rulebook was laid out."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
     def _file(self, src: str) -> ImageItem:
         where = Location(self.display)

@@ -12,7 +12,7 @@ from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...render import fonts
-from .images import ImageItem
+from .images import ImageItem, ImageResolver
 from .markup import RulebookError
 from .story import MarkdownStory
 from .styles import SINGLE_STYLE, RulebookStyle, paragraph_styles
@@ -60,7 +60,9 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         raise RulebookError(f"image {src!r}: this document has no images", location=Location(display))
 
     drawn: list[Finding] = []  # findings of the pass being drawn; the last pass is the one kept
-    story_maker = MarkdownStory(styles, style, frame_w, frame_h, resolver or no_images, display, findings, drawn)
+    icons = resolver if isinstance(resolver, ImageResolver) else None
+    story_maker = MarkdownStory(styles, style, frame_w, frame_h, resolver or no_images, display, findings, drawn,
+                                icon_names=icons.icon_names if icons else list, icon=icons.icon if icons else None)
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     tree = SyntaxTreeNode(parser.parse(markdown))
     story = story_maker.blocks(tree.children)

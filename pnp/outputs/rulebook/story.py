@@ -14,7 +14,8 @@ from xml.sax.saxutils import escape as xml_escape
 from ...core.errors import Location
 from ...core.findings import Finding
 from ...render import fonts
-from ...render.preflight import missing_glyph
+from ...render.elements.text import ICON_EM, ICON_LIKE_RE
+from ...render.preflight import icon_unknown, missing_glyph
 from .images import ImageItem, PlacedImage, image_flow_class
 from .markup import LINE_BREAK, RulebookError, width_spec
 from .styles import RulebookStyle
@@ -57,10 +58,13 @@ class MarkdownStory:
 
     def __init__(self, styles: dict, st: RulebookStyle, frame_w: float, frame_h: float,
                  resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
-                 drawn: list[Finding] | None = None):
+                 drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
+                 icon: Callable[[str, float], str] | None = None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
-        empties at the start of each layout pass so that only the final pass's remain."""
+        empties at the start of each layout pass so that only the final pass's remain.
+        ``icon_names()`` lists the icons text may show as ``:name:`` and ``icon(name, height)``
+        gives the markup drawing one."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -72,6 +76,10 @@ class MarkdownStory:
         self.heading_count = 0
         self.ImageFlow = image_flow_class()
         self._glyph_seen: set[str] = set()
+        self.icon_names = icon_names
+        self.icon = icon
+        self._known_icons: list[str] | None = None
+        self._icons_reported: set[str] = set()
 
     # -- text --------------------------------------------------------------------------------
     def _check_glyphs(self, text: str, font: str = "sans") -> None:
@@ -80,6 +88,29 @@ class MarkdownStory:
             self._glyph_seen.update(lacking)
             self.findings.append(missing_glyph(self.display, "the rulebook font", lacking,
                                                hint="use a character DejaVu Sans has, or write it out"))
+
+    def _with_icons(self, text: str) -> str:
+        """``text`` as paragraph markup with each ``:name:`` of an icon of the card layouts drawn
+        inline, a line high; a ``:name:`` meant as an icon that is none is an error finding and
+        prints as typed (``10:30`` is not meant as an icon)."""
+        out, pos = [], 0
+        for m in ICON_LIKE_RE.finditer(text):
+            name = m.group(1)
+            if name not in self._icon_names():
+                if name not in self._icons_reported:
+                    self._icons_reported.add(name)
+                    self.findings.append(icon_unknown(self.display, name, self._icon_names()))
+                continue
+            out.append(_inline_markup(text[pos:m.start()]))
+            out.append(self.icon(name, self.st.base * ICON_EM))
+            pos = m.end()
+        out.append(_inline_markup(text[pos:]))
+        return "".join(out)
+
+    def _icon_names(self) -> list[str]:
+        if self._known_icons is None:
+            self._known_icons = self.icon_names()
+        return self._known_icons
 
     def inline(self, node) -> list[tuple[str, Any]]:
         """Segments of an inline node: ("text", platypus markup) and ("image", PlacedImage)."""
@@ -95,7 +126,7 @@ class MarkdownStory:
             t = n.type
             if t == "text":
                 self._check_glyphs(n.content)
-                text(_inline_markup(n.content))
+                text(self._with_icons(n.content))
             elif t == "softbreak":
                 text(" ")
             elif t == "hardbreak":
