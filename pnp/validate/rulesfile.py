@@ -328,10 +328,20 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
                 raise Problem(f"rule {rid}: no name list {ns!r} in [names]", key=f"{key}.{k}",
                               hint=did_you_mean(ns, book.names) or "declare it under [names]")
     for k in rule_kind.regex_keys:
+        if k not in params:
+            continue
         try:
             params[f"_{k}_re"] = re.compile(params[k])
         except (re.error, TypeError) as exc:
             raise Problem(f"rule {rid}: the {k} is not a regular expression: {exc}", key=f"{key}.{k}")
+    groups = {g for k in rule_kind.regex_keys if f"_{k}_re" in params for g in params[f"_{k}_re"].groupindex}
+    for k in rule_kind.name_maps:
+        for group in params.get(k, {}):
+            if group not in groups:  # a name list for a group no expression has would check nothing
+                raise Problem(f"rule {rid}: {k} names the group {group!r}, which "
+                              f"{' and '.join(rule_kind.regex_keys)} do not define", key=f"{key}.{k}",
+                              hint=did_you_mean(group, groups, "groups: " + ", ".join(sorted(groups)) if groups
+                                                else "name a group in the expression: (?P<name>...)"))
     return RuleSpec(rid, kind, severity, str(spec["source"]), i, params,
                     message=spec.get("message"), hint=spec.get("hint"),
                     conflicts_with=str(spec.get("conflicts_with", "")),

@@ -56,10 +56,13 @@ def check_unique(run, rule) -> list[Finding]:
 
 def check_pattern(run, rule) -> list[Finding]:
     """Every value of ``column`` matches ``pattern``; named groups listed in ``names`` hold
-    names from those vocabularies."""
+    names from those vocabularies. With ``each``, a second expression, its named groups are
+    checked at every place it occurs in the value (a group repeated in ``pattern`` keeps only
+    its last match, so ``H2SO4`` would check ``O`` alone)."""
     comp = run.game.components[rule.params["component"]]
     col = rule.params["column"]
     regex: re.Pattern = rule.params["_pattern_re"]
+    each: re.Pattern | None = rule.params.get("_each_re")
     groups: dict[str, str] = rule.params.get("names", {})
     notation = rule.params.get("notation", "")
     out = []
@@ -76,10 +79,12 @@ def check_pattern(run, rule) -> list[Finding]:
                     component=comp.id, piece=row.id or row_label(row),
                     hint=rule.hint or (f"the notation: {notation}" if notation else f"it must match {regex.pattern}")))
                 continue
-            for group, ns in groups.items():
-                got = m.groupdict().get(group)
+            matches = [m] + (list(each.finditer(str(item))) if each is not None else [])
+            found = [(group, ns, got) for match in matches for group, ns in groups.items()
+                     if (got := match.groupdict().get(group)) is not None]
+            for group, ns, got in dict.fromkeys(found):
                 vocab = run.book.names.get(ns, [])
-                if got is not None and got not in vocab:
+                if got not in vocab:
                     close = did_you_mean(got, vocab)
                     out.append(run.finding(rule, row.location(col), run.message(
                         rule, f"{row_label(row)}: {item!r} names the {ns} {got!r}, which the game does not have",
@@ -92,6 +97,6 @@ ASSERT = RuleKind("assert", {"assert"}, {"for_each", "where", "column", "at"}, c
                   "an expression that holds for every row of for_each, or once for the game")
 UNIQUE = RuleKind("unique", {"component", "columns"}, {"where"}, check_unique,
                   "no two rows share the values of columns")
-PATTERN = RuleKind("pattern", {"component", "column", "pattern"}, {"where", "names", "notation"}, check_pattern,
+PATTERN = RuleKind("pattern", {"component", "column", "pattern"}, {"where", "names", "notation", "each"}, check_pattern,
                    "every value matches a regular expression whose named groups name known things",
-                   name_maps=("names",), regex_keys=("pattern",))
+                   name_maps=("names",), regex_keys=("pattern", "each"))

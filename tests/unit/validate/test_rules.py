@@ -614,3 +614,36 @@ def test_cli_json_has_structured_locations(tmp_path):
     assert (hit["file"].endswith("order_cards.csv"), hit["line"], hit["column"], hit["field"]) == (True, 3, 6, "cost")
     assert (hit["component"], hit["piece"]) == ("orders", "order-c-02")
     assert hit["source"] == "Order Cards (42 pcs)"
+
+
+PATTERN_RULE = '''
+[names]
+element = ["H", "O", "S", "C"]
+
+[[rule]]
+id = "cards.formula"
+kind = "pattern"
+component = "cards"
+column = "text"
+pattern = '(?:(?P<el>[A-Z][a-z]?)\\d*)+'
+names = { el = "element" }
+source = "Formulas"
+'''
+
+
+def test_a_pattern_checks_every_match_of_each_not_only_the_last(tiny):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\n"
+                                    "fire,Fire,2,red,XxSO4,3\nleaf,Leaf,1,green,H2O,2\n", encoding="utf-8")
+    # a repeated group keeps only its last match: Xx, the first element, goes unchecked
+    assert [f for f in _tiny_with_rules(tiny, PATTERN_RULE) if f.rule == "cards.formula"] == []
+    each = PATTERN_RULE.replace("names = {", "each = '(?P<el>[A-Z][a-z]?)'\nnames = {")
+    found = [f for f in _tiny_with_rules(tiny, each) if f.rule == "cards.formula"]
+    assert [(f.location, f.message) for f in found] == [
+        ("tiny/cards.csv:2:5 (text)", "Fire: 'XxSO4' names the element 'Xx', which the game does not have")]
+
+
+def test_a_name_list_for_a_group_no_expression_has_is_refused(tiny):
+    found = _tiny_with_rules(tiny, PATTERN_RULE.replace("names = { el", "names = { elem"))
+    (problem,) = [f for f in found if f.rule == "rules.file"]
+    assert "names the group 'elem', which pattern and each do not define" in problem.message
+    assert "did you mean 'el'?" in problem.hint
