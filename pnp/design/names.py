@@ -9,6 +9,7 @@ Settings that hold ``{{ }}`` or ``{% %}`` are templates; the element kinds' expr
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import SimpleNamespace
 
 from ..model.pieces import Piece
@@ -136,3 +137,23 @@ def _freeze(value):
     if isinstance(value, str):
         return (type(value).__name__, str(value))
     return (type(value).__name__, repr(value))
+
+
+@lru_cache(maxsize=4096)
+def printed_name(raw: str) -> str | None:
+    """The one name a setting prints when it is a single ``{{ … }}`` reading one name and no
+    text around it (``{{ text }}``, ``{{ text or '' }}``, ``{{ cost | pips }}``): the value
+    drawn is that name's, so a problem with it is a problem of that cell. None otherwise
+    (``art/{{ id }}.png`` builds a path; ``{{ a }} {{ b }}`` reads two)."""
+    from jinja2 import TemplateError, meta, nodes
+
+    try:
+        tree = layout_env().parse(raw)
+    except TemplateError:
+        return None
+    body = tree.body
+    if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1 \
+            or isinstance(body[0].nodes[0], nodes.TemplateData):
+        return None
+    names = meta.find_undeclared_variables(tree)
+    return next(iter(names)) if len(names) == 1 else None

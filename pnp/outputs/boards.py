@@ -27,6 +27,7 @@ from ..core.units import MM, Size, to_mm
 from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
 from ..geometry.impose import MARK_GAP
 from ..geometry.tiling import DEFAULT_OVERLAP, BoardPlan, Tile, plan_board, tile_label
+from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.pieces import BoardPiece, board_pieces, die_nets, token_pieces
@@ -303,7 +304,8 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                               "(same format as layouts.toml; see docs/boards.md)")
         layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
                             dict(game.manifest.get("colors", {})))
-    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
+                        facts=game_facts(game))
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap)

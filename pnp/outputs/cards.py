@@ -19,6 +19,7 @@ from ..core.findings import Finding, merge
 from ..core.units import MM, Size
 from ..design.layouts import LayoutSet, drawable_cards, game_layouts
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
+from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
 from ..render.art import DEFAULT_MAX_PIXELS
@@ -244,7 +245,8 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit). Raises
     BuildError when the cards fit no sheet.
     """
-    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root)
+    renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
+                        facts=game_facts(game))
     cards, findings = drawable_cards(game, layouts)
     result = BuildResult(cards=len(cards))
     if not cards:

@@ -86,3 +86,14 @@ def icon_unknown(where: Location | str, name: str, known: Iterable[str], piece: 
     return _finding("error", "layout.icon-unknown", where, f"no icon {name!r}",
                     did_you_mean(name, known, ("icons: " + ", ".join(known)) if known else
                                  "define it under [icons] in the layouts file"), piece)
+
+
+def printed_fact(where: Location | str, said: str, snippet: str, key: str, value, piece: str = "") -> Finding:
+    """``facts.printed``: printed text states a number of the data (``key``, a ``[rules]``
+    key or ``game.players``) as ``said`` where the data holds ``value``
+    (:func:`pnp.model.facts.contradictions`)."""
+    shown = f"{value[0]} to {value[1]}" if isinstance(value, tuple) else str(value)
+    template = "{{ game.players }}" if key == "game.players" else "{{ " + key + " }}"
+    return _finding("warning", "facts.printed", where,
+                    f"the text says {snippet!r}, but the data holds {shown} ({key})",
+                    f"print the number from the data, {template}, or correct it", piece)

@@ -18,7 +18,7 @@ from ..core.errors import BuildError, LayoutError, Location, PnpError, explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
-from ..design.names import drawing_key
+from ..design.names import drawing_key, printed_name
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
@@ -38,13 +38,15 @@ class Renderer:
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
                  color_convert: Callable[[str, str], Any] | None = None,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI,
-                 game_display: str = ""):
+                 game_display: str = "", facts: tuple = ()):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.
         ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
         (300, the print norm of print-specs.md §2) is a preflight finding. ``game_display`` is
-        how messages name the game folder (``card_data/<id>``; default its folder name)."""
+        how messages name the game folder (``card_data/<id>``; default its folder name).
+        ``facts`` (:func:`pnp.model.facts.game_facts`) are the numbers of the data that text
+        drawn must not contradict."""
         self.color_convert = color_convert
         self._form_canvas = None
         self._forms: dict = {}
@@ -55,6 +57,7 @@ class Renderer:
         self.layouts = layouts
         self.game_dir = game_dir
         self.game_display = game_display or game_dir.name
+        self.facts = list(facts)
         self.min_text_size = min_text_size
         self.findings: list[Finding] = []
         self.images: dict[Path, Any] = {}
@@ -299,12 +302,14 @@ class Renderer:
 
     def source(self, raw: Any, piece: Piece, key: str) -> Location:
         """Where a value drawn for ``piece`` comes from: the cell of its row when the setting
-        ``raw`` only prints that column (``{{ art }}``), else the setting ``key`` in the
-        layouts file. Drawing problems caused by data point at the data."""
-        simple = SIMPLE_RE.match(raw) if isinstance(raw, str) else None
+        ``raw`` only prints that column (``{{ art }}``, ``{{ text or '' }}``), else the
+        setting ``key`` in the layouts file. Drawing problems caused by data point at the data."""
         row = piece.row
-        if simple and row is not None and simple.group(1) in row.columns:
-            return row.location(simple.group(1))
+        if row is not None and isinstance(raw, str) and "{{" in raw:
+            simple = SIMPLE_RE.match(raw)
+            name = simple.group(1) if simple else printed_name(raw)
+            if name in row.columns:
+                return row.location(name)
         return self.layouts.location(key)
 
     def draw_background(self, c, layout: Layout, ctx: dict, rect) -> None:

@@ -19,6 +19,7 @@ from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import GameDataErrors, LoadOptions, load_game
 from .layout_check import check_art_paths
+from .rules_keys import check_rules_keys
 from .rulesfile import load_rulebook
 from .runner import run_rulebook
 
@@ -136,6 +137,7 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) ->
     book, problems = load_rulebook(game)
     findings += problems
     findings += run_rulebook(game, book)
+    findings += check_rules_keys(game, book, source.templates_dir)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
     findings += check_art_paths(game)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))

@@ -31,7 +31,7 @@ COMMON_KEYS = {"id", "kind", "severity", "source", "message", "hint", "conflicts
                "aggregate", "description"}
 
 
-TOP_KEYS = {"names", "costs", "rule", "analysis"}
+TOP_KEYS = {"names", "costs", "rule", "analysis", "informational"}
 
 
 @dataclass
@@ -84,6 +84,11 @@ class RuleBook:
     rules: list[RuleSpec] = field(default_factory=list)
     analysis: dict[str, Any] = field(default_factory=dict)
     present: bool = False
+    informational: list[str] = field(default_factory=list)
+    """Keys of game.toml's ``[rules]`` (``rules.tie_breaker``) that are facts for people which
+    no rule, layout or template reads: listed so that they are not reported as unused."""
+    data: dict[str, Any] = field(default_factory=dict, repr=False)
+    """The file as read, for finding which ``[rules]`` keys it refers to."""
 
     def location(self, key: str) -> Location:
         """The line of a dotted key in rules.toml, as a Location naming the key."""
@@ -127,7 +132,8 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
         if key not in TOP_KEYS:
             findings.append(_problem_finding(book, Problem(
                 f"unknown section {key!r}", key=key,
-                hint=did_you_mean(key, TOP_KEYS, "rules.toml holds [names], [[costs]], [[rule]] and [analysis]"))))
+                hint=did_you_mean(key, TOP_KEYS, "rules.toml holds [names], [[costs]], [[rule]], [analysis] "
+                                                "and informational"))))
     for name, spec in _table(data, "names", book, findings).items():
         try:
             book.names[name] = _resolve_names(game, name, spec)
@@ -152,6 +158,14 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
             continue
         seen[rule.id] = i
         book.rules.append(rule)
+    book.data = data
+    informational = data.get("informational", [])
+    if not isinstance(informational, list) or not all(isinstance(k, str) for k in informational):
+        findings.append(_problem_finding(book, Problem(
+            "informational must be a list of [rules] keys", key="informational",
+            hint='informational = ["rules.tie_breaker"]')))
+    else:
+        book.informational = [k if k.startswith("rules.") else f"rules.{k}" for k in informational]
     analysis = data.get("analysis", {})
     if not isinstance(analysis, dict):
         findings.append(_problem_finding(book, Problem("[analysis] must be a table", key="analysis")))

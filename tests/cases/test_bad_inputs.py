@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import shutil
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pnp.core.errors import PnpError
+from pnp.core.findings import failing
 from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.base import BuildSettings, SheetOptions
@@ -41,6 +43,8 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
     dry = run_game(BuildJob(source, out, settings, write=False))
     built = run_game(BuildJob(source, out, settings, write=True))
     assert finding_lines(dry.findings) == finding_lines(built.findings), "check and build disagree"
+    strict = run_game(BuildJob(source, out.parent / "strict", replace(settings, strict=True), write=True))
+    assert bool(strict.refused) == failing(dry.findings, strict=True), "check --strict and build --strict disagree"
     lines = finding_lines(dry.findings)
     return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
 

@@ -213,3 +213,13 @@ def test_every_command_that_draws_honours_max_image_pixels(command, tmp_path):
     result = pnp(*command, str(game), *out, "--max-image-pixels", "10000")
     said = result.stdout + result.stderr
     assert result.returncode != 0 and "400 x 400 = 160,000 pixels, more than the limit of 10,000" in said, said
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["ars-alchimia", "assemble", "atomic-assembly", "periodic-shed"])
+def test_check_strict_and_build_strict_agree_on_every_bundled_game(game, tmp_path):
+    checked = pnp("check", game, "--strict")
+    built = pnp("build", game, "--strict", "--no-contact-sheets", "-o", str(tmp_path / "out"))
+    assert checked.returncode == built.returncode, (checked.stdout, built.stdout)
+    # a game whose warnings fail --strict gets nothing written
+    assert (tmp_path / "out" / game).is_dir() == (built.returncode == 0)

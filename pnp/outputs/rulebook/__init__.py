@@ -23,8 +23,11 @@ from ...core import units
 from ...core.findings import Finding
 from ...core.units import MM
 from ...geometry.booklet import BOOKLET_PAGES, booklet_page, booklet_sheet
+from ...core.errors import Location
+from ...model.facts import contradictions, game_facts
 from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS
+from ...render.preflight import printed_fact
 from ...model.games import GameSource
 from ..base import BuildResult, OutputJob, Stage, write_result
 from .booklet import impose_booklet
@@ -76,11 +79,13 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
             view = PageView(paper=name, booklet=is_booklet, width_mm=round(page_size.width / MM, 1),
                             height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
             rendered = template.render(view)
+            if not results:
+                facts_found = _printed_facts(game, rendered.markdown, source.templates_dir / TEMPLATE_NAME, display)
             results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
                                         resolver=resolver, display=display, outer_numbers=is_booklet))
     finally:
         resolver.close()
-    findings = list(results[0].findings) + resolver.findings
+    findings = list(results[0].findings) + resolver.findings + facts_found
     book = Rulebook(results[0], findings=findings)
     if booklet:
         seen = {(f.rule, f.message) for f in findings}
@@ -90,6 +95,22 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
                                           creator=f"pnp {__version__}")
         book.booklet_pages = results[1].pages
     return book
+
+
+def _printed_facts(game: Game, markdown: str, template: Path, display: str) -> list[Finding]:
+    """``facts.printed`` findings for the numbers of the data the rendered rulebook states
+    otherwise, each at the line of the template that writes the statement (when the
+    template writes it literally; else the template file)."""
+    try:
+        lines = template.read_text(encoding="utf-8-sig").splitlines()
+    except OSError:
+        lines = []
+    out = []
+    for found in contradictions(markdown, game_facts(game)):
+        line = next((i for i, text in enumerate(lines, 1) if found.snippet.lower() in text.lower()), None)
+        out.append(printed_fact(Location(display, line), found.said, found.snippet, found.fact.key,
+                                found.fact.value))
+    return out
 
 
 def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,

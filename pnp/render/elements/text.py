@@ -13,7 +13,8 @@ import re
 
 from ...design.elements import ELEMENT_SPECS
 from ..fonts import FONT_FILES, missing, register
-from ..preflight import icon_unknown, missing_glyph, right_to_left, text_overflow
+from ...model.facts import contradictions
+from ..preflight import icon_unknown, missing_glyph, printed_fact, right_to_left, text_overflow
 from .icons import draw_icon, icon_width
 
 ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
@@ -224,6 +225,9 @@ class Text:
             renderer.note((key, box.name, "glyph"), missing_glyph(source, f"the font {font}", lacking, piece=key))
         if RTL_RE.search(text):
             renderer.note((key, box.name, "rtl"), right_to_left(source, key))
+        for found in contradictions(text, renderer.facts):
+            renderer.note((key, box.name, found.snippet), printed_fact(
+                source, found.said, found.snippet, found.fact.key, found.fact.value, key))
         s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
         if cut:
             renderer.note((key, box.name, "overflow"), text_overflow(source, min_size, text, key))

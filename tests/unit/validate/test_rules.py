@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CARD_DATA
+from conftest import ROOT, CARD_DATA
 from pnp.model.games import GameSource
 from pnp.validate.check import BUILTIN_RULES, check_game, check_game_full
 from pnp.core.tomlpos import toml_key_lines
@@ -95,7 +95,7 @@ def run_copy(tmp_path: Path, game: str, *mutations) -> list:
     shutil.copytree(CARD_DATA / game, folder)
     for m in mutations:
         m(folder)
-    loaded, findings = check_game(GameSource(folder, f"card_data/{game}"))
+    loaded, findings = check_game(GameSource(folder, f"card_data/{game}", ROOT / "templates" / game, f"templates/{game}"))
     return findings
 
 
@@ -194,6 +194,15 @@ CASES = [
      lambda: manifest(AS, "rules.starting_hand", r"^starting_hand =")),
     (AS, "setup.round-steps", [text("game.toml", r"^draw_per_round = 1", "draw_per_round = 2")],
      lambda: manifest(AS, "rules.draw_per_round", r"^draw_per_round =")),
+    (AS, "setup.deck-cards", [text("game.toml", r"^deck_cards_per_player = 7", "deck_cards_per_player = 8")],
+     lambda: manifest(AS, "rules.deck_cards_per_player", r"^deck_cards_per_player =")),
+    (AS, "icons.listed", [text("game.toml", r'^icons = \["might", "tech"', 'icons = ["might", "tek"')],
+     lambda: loc(AS, "icons.csv:3:1 (id)")),
+    (AS, "rules.unused-key", [text("game.toml", r"^rounds = 6", "rounds = 6\nround_count = 6")],
+     lambda: f"card_data/assemble/game.toml:{toml_line(AS, r'^rounds = 6') + 1} (rules.round_count)"),
+    (AS, "rules.informational", [text("rules.toml", r'^informational = \["rules.points"',
+                                      'informational = ["rules.pionts"')],
+     lambda: loc(AS, "rules.toml:7 (informational[0])")),
     (AS, "setup.final-hand", [text("game.toml", r"^final_hand = 7", "final_hand = 8")],
      lambda: manifest(AS, "rules.final_hand", r"^final_hand =")),
     (AS, "setup.first-player", [text("game.toml", r'^first_player = "youngest"', 'first_player = "oldest"')],
@@ -387,7 +396,7 @@ def test_rule_fires_at_its_location(tmp_path, case):
     assert expected in [f.location for f in hits], (expected, [f.location for f in hits])
     hit = next(f for f in hits if f.location == expected)
     assert hit.message and hit.severity in ("error", "warning", "info")
-    if not rule.startswith(("schema.", "copies.")):
+    if not rule.startswith(("schema.", "copies.", "rules.")):  # the files themselves cite no section
         assert hit.source, "every rule cites where it comes from"
 
 
