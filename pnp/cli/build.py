@@ -24,7 +24,7 @@ def describe(name: str, result) -> str:
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
-    return f"{result.cards} cards in {result.sheets} file(s)"
+    return f"{result.cards} cards"
 
 
 @app.command()

@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
+from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games
@@ -37,7 +37,6 @@ def check(
     margin: MarginOpt = "5mm",
     gap: GapOpt = "0mm",
     bleed: BleedOpt = "0.125in",
-    contact_sheets: ContactSheetsOpt = True,
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
@@ -52,7 +51,7 @@ def check(
     from ..core.findings import failing
     from ..outputs.base import BuildSettings
 
-    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
+    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()))
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)

@@ -54,9 +54,9 @@ def export(
                             write=True, reuse=False):
         if report.loaded and not report.ran:
             out.print(f"[bold]{escape(report.title)}[/bold]: [red]no --target given and game.toml lists no "
-                      f"[targets][/red]", highlight=False)
-            out.print("  hint: give --target (" + ", ".join(bundled_profiles()) + ") or add [targets.NAME] "
-                      "tables to game.toml")
+                      f"{escape('[targets]')}[/red]")
+            out.print("  hint: give --target (" + ", ".join(bundled_profiles()) + ") or add "
+                      + escape("[targets.NAME]") + " tables to game.toml")
             failed = True
             continue
         failed = print_build(report, strict, describe) or failed
@@ -65,5 +65,5 @@ def export(
 
 
 def describe(name: str, result) -> str:
-    """What one export made: cards and files (the manifest files not counted)."""
-    return f"{result.cards} cards in {result.sheets} file(s)"
+    """What one export made: its cards (the files written are listed after it)."""
+    return f"{result.cards} cards"

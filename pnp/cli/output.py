@@ -69,9 +69,9 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
 def print_build(report, strict: bool, describe) -> bool:
     """Print one game's build: its outcome line, each part (``describe(name, result)`` says what
     it made) with the files written or kept, then its findings (infos counted on one line).
-    Returns whether the build failed: the game did not load, or the verdict refused to write
-    (an error, or with ``strict`` a warning; a forced build writes despite errors and does not
-    fail)."""
+    Returns whether the build failed: the game did not load, the verdict refused to write (an
+    error, or with ``strict`` a warning), or a part could not be made at all (a forced build
+    writes the rest despite errors, and fails only then)."""
     from ..validate.report import report_lines
 
     lines = report_lines(report, strict, infos=False)
@@ -87,10 +87,13 @@ def print_build(report, strict: bool, describe) -> bool:
             for f in result.files:
                 out.print(f"    wrote {escape(str(f))}")
     for name, files in report.kept.items():
-        out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
+        if files:
+            out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
     print_lines(lines[1:])
     if report.refused == "errors":
         out.print("  [red]nothing written[/red]: fix the errors above, or write anyway with --force")
     elif report.refused == "strict":
         out.print("  [red]nothing written[/red]: --strict counts warnings as errors")
-    return not report.loaded or bool(report.refused)
+    elif report.failed:
+        out.print(f"  [red]not made[/red]: {escape(', '.join(report.failed))} (see the errors above)")
+    return not report.loaded or bool(report.refused) or bool(report.failed)

@@ -35,10 +35,15 @@ def rulebook(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
-    """Build each game's rulebook from templates/<game>/rulebook.md.j2 into OUTPUT/<game>/. Each
-    game is checked first, as pnp build checks it; nothing is written when an error is found."""
+    """Build each game's rulebook from rulebook.md.j2 in its templates folder into OUTPUT/<game>/.
+    Each game is checked first, as pnp build checks it; nothing is written when an error is found."""
+    from ..geometry.booklet import BOOKLET_PAGES
     from ..outputs.base import BuildSettings
 
+    if booklet and paper.value not in BOOKLET_PAGES:
+        raise typer.BadParameter(f"a booklet cannot be folded from {paper.value!r} sheets; booklet sheets: "
+                                 + ", ".join(f"{k} (pages {v})" for k, v in BOOKLET_PAGES.items()),
+                                 param_hint="'--paper'")
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, outputs=("rulebook",),
                              rulebook_paper=paper.value, booklet=booklet)
     failed = False

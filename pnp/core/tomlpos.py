@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .errors import Location
+
 _HEADER_RE = re.compile(r"^\s*(\[\[|\[)\s*([^\[\]]+?)\s*(\]\]|\])\s*(#.*)?$")
 
 
@@ -83,3 +85,18 @@ def line_of(lines: dict[str, int], key: str) -> int | None:
             return found
         parts.pop()
     return None
+
+
+_DECODE_AT_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def toml_error(display: str, exc: Exception) -> tuple[Location, str]:
+    """Where a ``tomllib.TOMLDecodeError`` is and what it says: (``display`` at the line and
+    column the error names, the message without them), so every TOML file reports a syntax
+    error alike: ``game.toml:3:7: not valid TOML: Expected '=' after a key``."""
+    text = str(exc)
+    found = _DECODE_AT_RE.search(text)
+    if not found:
+        return Location(display), f"not valid TOML: {text}"
+    message = (text[:found.start()] + text[found.end():]).strip()
+    return Location(display, int(found.group(1)), int(found.group(2))), f"not valid TOML: {message}"

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from msgspec import Meta, Struct
 
 from ..core.errors import LayoutError, Location
+from ..core.findings import Finding
 from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
+from ..core.tomlpos import toml_error
 from ..core.units import parse_length
-from ..core.findings import Finding
 from ..model.game import Game
 from ..model.pieces import CardInstance, card_instances
 from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
@@ -112,6 +113,11 @@ class LayoutSet:
     colors: dict[str, str]
     safe_zone: float = 9.0
     """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
+    bleed: float = 9.0
+    """How far ``area = "bleed"`` runs past the trim on every side, in pt (default 1/8 in, the
+    largest bleed print shops ask for, print-specs.md §2). Bleed art is placed against this
+    rectangle wherever the piece is drawn and clipped to the bleed the sheet or file has room
+    for, so every copy shows the same part of the art."""
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
     piece_fields: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
@@ -122,11 +128,13 @@ class LayoutSet:
 
     def location(self, key: str | None) -> Location:
         """Where ``key`` is written (a dotted key such as ``layouts.card.boxes.title.fill``,
-        optionally followed by ``, drawing layout NAME``; None for the file): the file that
-        defines that layout or icon, with its line."""
-        parts = (key or "").split(",")[0].split(".")
+        optionally followed by ``, drawing layout NAME``, which is left out: an inherited box
+        is one place, whichever layout draws it; None for the file): the file that defines that
+        layout or icon, with its line."""
+        written = (key or "").split(",")[0]  # "…, drawing layout NAME": the piece names the layout
+        parts = written.split(".")
         file = self.files.get(".".join(parts[:2])) or self.files.get("") or TomlFile(self.display)
-        return file.location(key)
+        return file.location(written or None)
 
     def error(self, key: str | None, message: str, hint: str | None = None,
               rule: str = "layout.render") -> LayoutError:
@@ -148,11 +156,13 @@ class LayoutSet:
 
 class LayoutsFile(Struct, forbid_unknown_fields=True):
     """A layouts file (``layouts.toml``, ``boards.toml``): ``[layouts.NAME]`` tables,
-    ``[icons.NAME]`` tables and ``safe_zone``, the inset of ``area = "safe"`` from the trim."""
+    ``[icons.NAME]`` tables, ``safe_zone``, the inset of ``area = "safe"`` from the trim, and
+    ``bleed``, how far ``area = "bleed"`` runs past it."""
 
     layouts: dict[str, Any] = {}
     icons: dict[str, Any] = {}
     safe_zone: Union[str, int, float] = "0.125in"
+    bleed: Union[str, int, float] = "0.125in"
 
 
 class IconTable(Struct, forbid_unknown_fields=True):
@@ -251,13 +261,17 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         text = path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _error(file, None, f"not valid TOML: {exc}") from None
+        where, message = toml_error(display, exc)
+        raise LayoutError(message, location=where, rule="layout.file") from None
     except UnicodeDecodeError as exc:
         raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
                      hint="save the file as UTF-8") from None
     file = TomlFile.of_text(display, text)
     top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting", rule="layout.file")
     safe_zone = _length(top.safe_zone, file, "safe_zone")
+    bleed = _length(top.bleed, file, "bleed")
+    if bleed < 0:
+        raise _error(file, "bleed", "bleed cannot be negative")
     raw_layouts = top.layouts
     icons = {}
     for name, spec in top.icons.items():
@@ -365,33 +379,45 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         resolved[name] = Layout(name, merged.get("background"), boxes,
                                 merged.get("background_origin", name))
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
-    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, files=files)
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files)
+
+
+def undefined_layout(game: Game, comp, row, kind: str, name: str, layouts: LayoutSet) -> Finding:
+    """The ``layout.undefined`` error of a card whose ``kind`` side (``face``, ``back``) names
+    layout ``name``, which ``layouts`` does not define: at the cell that names it, or the
+    game.toml key with its line; the piece is the card (``deck/id``)."""
+    column = comp.layout_column if kind == "face" else comp.back_column
+    if column:
+        loc = row.location(column)
+    else:
+        loc = game.key_location(f"components.{comp.id}.{'layout' if kind == 'face' else 'back'}")
+    return Finding.at("error", "layout.undefined", loc, f"the {kind} layout {name!r} is not defined in {layouts.display}",
+                      hint=did_you_mean(name, layouts.layouts, "layouts: " + ", ".join(sorted(layouts.layouts))),
+                      component=comp.id, piece=f"{comp.id}/{row.id}" if row.id is not None else comp.id)
 
 
 def drawable_cards(game: Game, layouts: LayoutSet) -> tuple[list[CardInstance], list[Finding]]:
-    """The cards of ``game`` whose face and back layouts ``layouts`` defines, and an error
-    finding (``layout.undefined``) for each row naming a layout it does not, at the cell that
-    names it (or the game.toml key). Cards left out this way are reported, never dropped
-    silently: a build with such a finding is refused unless forced."""
+    """Every card of ``game``, and a ``layout.undefined`` error for each side of a row that names
+    a layout ``layouts`` does not define (:func:`undefined_layout`). That side is left blank
+    (its layout becomes ``""``, which draws nothing) and the other side is still drawn, so its
+    own problems are found too; a build with such a finding is refused unless forced."""
     findings: list[Finding] = []
-    bad_rows: set[tuple[str, int]] = set()
+    blank: set[tuple[str, int, str]] = set()
     for comp in game:
         if comp.kind != "deck":
             continue
         for row in comp.rows:
-            for kind, name, column in (("face", comp.layout_of(row), comp.layout_column),
-                                       ("back", comp.back_of(row), comp.back_column)):
+            for kind, name in (("face", comp.layout_of(row)), ("back", comp.back_of(row))):
                 if name and name not in layouts.layouts:
-                    key = "layout" if kind == "face" else "back"
-                    loc = row.location(column) if column else Location(
-                        f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.{key}")
-                    findings.append(Finding.at(
-                        "error", "layout.undefined", loc, f"the {kind} layout {name!r} is not defined in {layouts.display}",
-                        hint=did_you_mean(name, layouts.layouts, "layouts: " + ", ".join(sorted(layouts.layouts))),
-                        component=comp.id, piece=row.id or ""))
-                    bad_rows.add((comp.id, row.line))
-    cards = [card for card in card_instances(game)
-             if card.face.row is None or (card.face.component, card.face.row.line) not in bad_rows]
+                    findings.append(undefined_layout(game, comp, row, kind, name, layouts))
+                    blank.add((comp.id, row.line, kind))
+    cards = card_instances(game)
+    for card in cards if blank else []:
+        key = (card.face.component, card.face.row.line if card.face.row else 0)
+        if key + ("face",) in blank:
+            card.face = replace(card.face, layout="")
+        if key + ("back",) in blank:
+            card.back = replace(card.back, layout="")
     return cards, findings
 
 

@@ -4,9 +4,10 @@ limit of 10" while game.toml's ``[rules]`` says ``hand_limit = 12`` contradicts 
 A *fact* is a whole number of ``[rules]`` with the phrase that names it (``hand_limit`` is
 "hand limit"), and the player count of ``[game]``. :func:`contradictions` finds the places in
 a text that state a fact and give another number. Only statements are read, not every number
-near a phrase: a phrase followed by ``is``, ``of``, ``:`` or ``=`` and a number ("the hand
-limit is 10", "Hand limit: 10"), and a player range ("for 2-4 players", "2 to 4 players",
-"up to 5 players"). "After 2 rounds" states nothing about how many rounds there are.
+near a phrase: a phrase followed by ``is``, ``of``, ``:``, ``=`` or a table's next cell and a
+number ("the hand limit is 10", "**Hand limit:** 10", "| Hand limit | 10 |"), and a player
+range ("for 2-4 players", "2 to 4 players", "up to 5 players"). "After 2 rounds" states
+nothing about how many rounds there are.
 """
 
 from __future__ import annotations
@@ -89,8 +90,10 @@ def contradictions(text: str, facts: list[Fact]) -> list[Contradiction]:
                     out.append(Contradiction(fact, m.group(1), m.group(0), m.start()))
             continue
         words = r"[\s_-]+".join(re.escape(w) for w in fact.phrase.split())
-        pattern = re.compile(r"\b" + words + r"\b\s*(?:is|are|of|:|=)\s*(?:only\s+|exactly\s+)?" + _NUMBER + r"\b",
-                             re.I)
+        # the phrase, a copula (or a table's column rule), the number; Markdown emphasis and
+        # table pipes may stand between: "**Hand limit:** 6", "| Hand limit | 6 |"
+        pattern = re.compile(r"\b" + words + r"\b[\s*_]*(?:\bis\b|\bare\b|\bof\b|:|=|\|)[\s*_|]*"
+                             r"(?:only\s+|exactly\s+)?" + _NUMBER + r"\b", re.I)
         for m in pattern.finditer(text):
             if _number(m.group(1)) != fact.value:
                 out.append(Contradiction(fact, m.group(1), m.group(0), m.start()))

@@ -13,6 +13,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core import units
 from ..core.errors import Location, Problem
+from ..core.tomlpos import line_of, toml_key_lines
 
 COMPONENT_KINDS = ("deck", "board", "tokens", "die", "table", "rulebook")
 """deck: cards; board: a board or player board; tokens: tokens, standees, cubes, workers;
@@ -178,9 +179,22 @@ class Game:
     totals: list[StatedTotal]
     manifest: dict[str, Any]
     display_root: str
+    _key_lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Component]:
         return iter(self.components.values())
+
+    def key_location(self, key: str | None = None) -> Location:
+        """Where a dotted key of game.toml is written (``components.tokens.shape``), with its
+        line (or its table's, for a key not written); None: the file."""
+        if self._key_lines is None:
+            try:
+                text = (self.path / "game.toml").read_text(encoding="utf-8-sig")
+            except OSError:
+                text = ""
+            self._key_lines = toml_key_lines(text)
+        display = f"{self.display_root}/game.toml"
+        return Location(display, line_of(self._key_lines, key), None, key) if key else Location(display)
 
     @property
     def pieces(self) -> int:

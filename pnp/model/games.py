@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import PnpError
+from ..core.suggest import did_you_mean
 
 _HERE = Path(__file__).resolve().parent.parent
 LAYOUTS_FILE = "layouts.toml"
@@ -51,8 +52,11 @@ def resolve(game: str) -> tuple[Path, str]:
     if candidate.exists():
         raise PnpError(f"{game}: no game.toml in this folder",
                        hint="a game folder holds game.toml; see docs/game-format.md")
-    ids = ", ".join(bundled_ids())
-    raise PnpError(f"no game {game!r}", hint=f"give a bundled game ({ids}) or a path to a game folder")
+    known = bundled_ids()
+    starts = [g for g in known if game and g.startswith(game.lower())]
+    guess = f"did you mean {starts[0]!r}?" if len(starts) == 1 else did_you_mean(game, known)
+    raise PnpError(f"no game {game!r}", hint=(guess + " " if guess else "") +
+                   f"give a bundled game ({', '.join(known)}) or a path to a game folder")
 
 
 def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:

@@ -49,7 +49,8 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             errors.append(DataError(
                 f"column {name!r} is declared in game.toml but missing from the file", rule="schema.columns",
                 location=Location(raw.display, 1, column_name=name),
-                hint=did_you_mean(name, raw.header, "the header has: " + ", ".join(raw.header))))
+                hint=did_you_mean(name, [h for h in raw.header if h not in declared],
+                                  "the header has: " + ", ".join(raw.header), cutoff=0.75)))
     for name, index in positions.items():
         if name not in declared and name not in ignored:
             errors.append(DataError(

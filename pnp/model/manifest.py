@@ -20,6 +20,7 @@ from ..core import units
 from ..core.errors import Location, ManifestError
 from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
+from ..core.tomlpos import toml_error
 from .cells import COLOR_RE, ID_RE
 from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
 
@@ -234,8 +235,8 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
         text = manifest_path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"not valid TOML: {exc}", location=Location(display),
-                            rule="schema.manifest") from None
+        where, message = toml_error(display, exc)
+        raise ManifestError(message, location=where, rule="schema.manifest") from None
     except UnicodeDecodeError:
         raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8",
                             rule="schema.manifest") from None

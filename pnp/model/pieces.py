@@ -131,8 +131,8 @@ class BoardPiece:
 
 
 def _manifest_location(game: Game, key: str) -> Location:
-    """A key of the game's game.toml, for messages."""
-    return Location(f"{game.display_root}/game.toml", column_name=key)
+    """A key of the game's game.toml, with its line, for messages."""
+    return game.key_location(key)
 
 
 def _size(game: Game, comp: Component, value: Any, key: str) -> Size:

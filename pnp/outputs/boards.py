@@ -19,10 +19,12 @@ sees is described in :func:`pnp.model.context.board_context`.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import LayoutError, Location
-from ..core.findings import merge
+from ..core.findings import Finding, merge
+from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
 from ..geometry.impose import MARK_GAP
@@ -30,7 +32,7 @@ from ..geometry.tiling import DEFAULT_OVERLAP, BoardPlan, Tile, plan_board, tile
 from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.games import GameSource
-from ..model.pieces import BoardPiece, board_pieces, die_nets, token_pieces
+from ..model.pieces import BoardPiece, Piece, board_pieces, die_nets, token_pieces
 from ..render.art import DEFAULT_MAX_PIXELS
 from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
@@ -304,6 +306,7 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                               "(same format as layouts.toml; see docs/boards.md)")
         layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
                             dict(game.manifest.get("colors", {})))
+    findings += _undefined_layouts(game, layouts, pieces, tokens, nets)
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
                         facts=game_facts(game))
     if pieces:
@@ -318,6 +321,38 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
         result.outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
     result.findings = merge(findings + renderer.findings)
     return result
+
+
+def _undefined_layouts(game: Game, layouts: LayoutSet, pieces: list[BoardPiece], tokens: list, nets: list) -> list:
+    """A ``layout.undefined`` error for each layout a board, sheet, token or die names that
+    ``layouts`` does not define, at the game.toml key (or cell) that names it, once per
+    component and side; those pieces are drawn blank (their layout becomes ``""``)."""
+    findings: dict[tuple[str, str], Finding] = {}
+
+    def check(piece, key: str, column: str | None):
+        if not piece.layout or piece.layout in layouts.layouts:
+            return piece
+        comp = game.components[piece.component]
+        where = piece.row.location(column) if column and piece.row is not None else game.key_location(
+            f"components.{comp.id}.{key}")
+        findings.setdefault((str(where), piece.layout), Finding.at(
+            "error", "layout.undefined", where, f"the layout {piece.layout!r} is not defined in {layouts.display}",
+            hint=did_you_mean(piece.layout, layouts.layouts, "layouts: " + ", ".join(sorted(layouts.layouts))),
+            component=comp.id, piece=piece.card_key))
+        return replace(piece, layout="")
+
+    for board in pieces:
+        board.piece = check(board.piece, "sheet.layout" if board.piece.side == "sheet" else "layout", None)
+    for tp in tokens:
+        comp = game.components[tp.component]
+        tp.face = check(tp.face, "layout", comp.layout_column)
+        if tp.back is not None:
+            tp.back = check(tp.back, "back", comp.back_column)
+    for net in nets:
+        if net.layout and net.layout not in layouts.layouts:
+            check(Piece(net.layout, {}, net.component), "layout", None)
+            net.layout = None
+    return list(findings.values())
 
 
 def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,

@@ -129,32 +129,45 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
                          [(card.back, card.size.width, card.size.height, turn_backs) for card in cards])
     sheets = 0
     for group in _size_groups(cards):
-        if opts.gutter_fold:
-            fold, sheet = _best_fold(paper, group[0].size, opts)
-            for start in range(0, len(group), fold.per_sheet):
-                c.setPageSize((sheet.width, sheet.height))
-                _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
-                c.showPage()
-                sheets += 1
-            c.setPageSize((paper.width, paper.height))
-            continue
-        grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
-        if notes is not None:
-            for note in grid.notes(opts.bleed):
-                finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
-                                  note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
-                                  if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed")
-                if finding not in notes:
-                    notes.append(finding)
-        for start in range(0, len(group), grid.per_sheet):
-            chunk = group[start:start + grid.per_sheet]
-            _front_sheet(c, renderer, grid, chunk)
-            c.showPage()
-            _back_sheet(c, renderer, grid, chunk, opts)
-            c.showPage()
-            sheets += 1
+        try:
+            sheets += _size_group(c, game, renderer, group, paper, opts, notes)
+        except BuildError as exc:  # cards that fit no sheet: point at the deck's card size
+            raise BuildError(exc.message, location=exc.location or game.key_location(
+                f"components.{group[0].deck}.card_size"), hint=exc.hint, rule=exc.rule) from None
     c.save()
     renderer.plan_shares(None)
+    return sheets
+
+
+def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], paper: Size, opts: SheetOptions,
+                notes: list[Finding] | None) -> int:
+    """Draw the sheets of one card size on ``c``; returns how many (a duplex front and back
+    count as one). Raises BuildError when the cards fit no sheet."""
+    sheets = 0
+    if opts.gutter_fold:
+        fold, sheet = _best_fold(paper, group[0].size, opts)
+        for start in range(0, len(group), fold.per_sheet):
+            c.setPageSize((sheet.width, sheet.height))
+            _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
+            c.showPage()
+            sheets += 1
+        c.setPageSize((paper.width, paper.height))
+        return sheets
+    grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
+    if notes is not None:
+        for note in grid.notes(opts.bleed):
+            finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
+                              note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
+                              if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed")
+            if finding not in notes:
+                notes.append(finding)
+    for start in range(0, len(group), grid.per_sheet):
+        chunk = group[start:start + grid.per_sheet]
+        _front_sheet(c, renderer, grid, chunk)
+        c.showPage()
+        _back_sheet(c, renderer, grid, chunk, opts)
+        c.showPage()
+        sheets += 1
     return sheets
 
 

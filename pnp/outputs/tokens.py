@@ -14,6 +14,7 @@ fold and turned 180° (§8 check 18). A standee is a fold-over strip: base | fro
 
 from __future__ import annotations
 
+from ..core.errors import BuildError
 from ..core.units import to_mm
 from ..geometry.packing import SQRT3, back_position, hexagon_points, pack
 from ..model.game import Game
@@ -106,7 +107,12 @@ def render_tokens_pdf(target, game: Game, renderer: Renderer, pieces: list[Token
     back sheet, or folded with gutter fold), then die nets. Returns (sheets, pieces drawn)."""
     paper = opts.paper_size()
     names = {comp.id: comp.name for comp in game}
-    sheets = pack(pieces, paper, opts, names)
+    try:
+        sheets = pack(pieces, paper, opts, names)
+    except BuildError as exc:  # the piece that does not fit: point at its component's size
+        named = next((tp for tp in pieces if tp.face.label in exc.message), pieces[0] if pieces else None)
+        where = game.key_location(f"components.{named.component}.size") if named else None
+        raise BuildError(exc.message, location=exc.location or where, hint=exc.hint, rule=exc.rule) from None
     duplex = any(s.double for s in sheets) and not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - tokens", f"Print-and-play tokens for {game.title}",
                    DUPLEX_NAMES[opts.flip] if duplex else "Simplex")

@@ -46,10 +46,10 @@ class BuildJob:
 @dataclass
 class GameReport:
     """What one game's run came to: ``findings`` (every check's and every part's, one per
-    cause, in report order), the parts rendered (``ran``: files written, if written) and kept
-    up to date (``kept``), and whether it was ``written``; ``refused`` says why not (``errors``,
-    ``strict``). ``display``, ``title``, ``loaded`` and ``rules_checked`` describe the game for
-    the report."""
+    cause, in report order), the parts rendered (``ran``: files written, if written), kept up
+    to date (``kept``) and ``failed``, and whether it was ``written``; ``refused`` says why not
+    (``errors``, ``strict``). ``display``, ``title``, ``loaded`` and ``rules_checked`` describe
+    the game for the report."""
 
     display: str
     title: str
@@ -60,6 +60,9 @@ class GameReport:
     kept: dict[str, list[Path]] = field(default_factory=dict)
     written: bool = False
     refused: str = ""
+    failed: list[str] = field(default_factory=list)
+    """Parts that could not be rendered at all (their error is among the findings): a forced
+    build writes the others, but these are missing."""
 
 
 def game_stages(job: OutputJob) -> list[Stage]:
@@ -87,6 +90,7 @@ def run_game(job: BuildJob) -> GameReport:
     rendered = render_stages(game_stages(OutputJob(game, job.source, out_dir, settings)), record,
                              dry=not job.write, reuse=job.reuse and not settings.force)
     report.ran, report.kept = rendered.ran, rendered.kept
+    report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source)
     report.findings = sorted(merge(data.findings + rendered.findings),
                              key=sort_key({f: i for i, f in enumerate(files)}))

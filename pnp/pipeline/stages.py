@@ -73,5 +73,8 @@ def write_stages(rendered: Rendered, record: BuildRecord) -> None:
             if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove:
                 result.remove.append(old)
         write_result(result)
-        if not any(f.severity == "error" for f in result.findings):
+    if not any(result.files for result in rendered.ran.values()) and not record.path.exists():
+        return  # nothing made at all (a rulebook command for a game without one): leave no folder
+    for name, result in rendered.ran.items():
+        if name not in rendered.failed and not any(f.severity == "error" for f in result.findings):
             record.record(name, rendered.keys[name], result.files, result.findings)

@@ -97,3 +97,20 @@ def printed_fact(where: Location | str, said: str, snippet: str, key: str, value
     return _finding("warning", "facts.printed", where,
                     f"the text says {snippet!r}, but the data holds {shown} ({key})",
                     f"print the number from the data, {template}, or correct it", piece)
+
+
+def text_outside(where: Location | str, past: float, piece: str = "") -> Finding:
+    """``preflight.text-outside``: a text box reaches ``past`` pt beyond the trim; what lies
+    outside it is cut off with the card (or not printed at all)."""
+    return _finding("warning", "preflight.text-outside", where,
+                    f"the text box reaches {past / 72 * 25.4:.2f} mm past the trim, where the text is cut off",
+                    "move the box inside the trim (and keep text inside the safe zone)", piece)
+
+
+def icon_pip(where: Location | str, name: str, known: Iterable[str], piece: str = "") -> Finding:
+    """``layout.icon-pip``: an icon row's item ``name`` is no icon of the layouts file, so it is
+    drawn as a pip labelled with the name."""
+    known = sorted(known)
+    return _finding("warning", "layout.icon-pip", where, f"no icon {name!r}: it is drawn as a pip labelled {name!r}",
+                    did_you_mean(name, known, ("icons: " + ", ".join(known)) if known else
+                                 "define it under [icons] in the layouts file"), piece)

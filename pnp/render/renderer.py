@@ -252,10 +252,15 @@ class Renderer:
              bleed: tuple[float, float, float, float], rotate: bool = False) -> None:
         """Draw ``piece`` with its trim at (x, y, width, height) pt, bottom-left origin.
 
-        ``bleed`` is how far (left, bottom, right, top) in pt the art may extend past the trim;
-        drawing is clipped there. ``rotate`` turns the piece 180° about its trim centre.
+        ``bleed`` is how far (left, bottom, right, top) in pt the art may extend past the trim
+        here; drawing is clipped there. Bleed art (the background, ``area = "bleed"``) is placed
+        against the layouts' full bleed on every side whatever room this slot has, so every
+        copy of the piece shows the same part of it. ``rotate`` turns the piece 180° about its
+        trim centre.
         """
         x, y, w, h = trim
+        if not piece.layout:
+            return  # a side whose layout is undefined: reported where it is named, drawn blank
         try:
             layout = self.layouts.get(piece.layout)
         except LayoutError as exc:
@@ -274,8 +279,9 @@ class Renderer:
             c.translate(-(x + w / 2), -(y + h / 2))
             bl, bb, br, bt = br, bt, bl, bb
         depth = len(c.state_stack)
+        full = self.layouts.bleed
         try:
-            self.draw_background(c, layout, piece.context, (x - bl, y - bb, w + bl + br, h + bb + bt))
+            self.draw_background(c, layout, piece.context, (x - full, y - full, w + 2 * full, h + 2 * full))
         except (LayoutError, BuildError) as exc:
             self.fail(exc, piece, f"layouts.{layout.name}.background", c, depth)
         for box in layout.boxes:
@@ -325,12 +331,17 @@ class Renderer:
 
     def rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
         """The rectangle (x, y, w, h, pt, bottom-left origin) ``box`` fills for a piece whose
-        trim is ``trim`` and bleed ``bleed``: its area, or its x, y, width and height from the
-        trim's top-left corner."""
+        trim is ``trim``: its area, or its x, y, width and height from the trim's top-left
+        corner. The bleed area is the trim and the layouts' bleed on every side (clipped where
+        the piece is placed); inside a repeat box's cell, whose drawing is not clipped, it is
+        the cell grown by ``bleed``."""
         x, y, w, h = trim
         if box.area == "bleed":
-            bl, bb, br, bt = bleed
-            return x - bl, y - bb, w + bl + br, h + bb + bt
+            if self.repeat_depth:
+                bl, bb, br, bt = bleed
+                return x - bl, y - bb, w + bl + br, h + bb + bt
+            full = self.layouts.bleed
+            return x - full, y - full, w + 2 * full, h + 2 * full
         if box.area == "trim":
             return x, y, w, h
         if box.area == "safe":

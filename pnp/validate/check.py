@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from ..core.errors import DataError, ManifestError
 from ..core.findings import Finding, sort_key
-from ..core.tomlpos import toml_key_lines
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import GameDataErrors, LoadOptions, load_game
@@ -46,28 +45,21 @@ def _from_error(err: DataError, rule: str | None = None, source: str = "") -> Fi
 def check_totals(game: Game) -> list[Finding]:
     """One finding per stated total that the data does not reach exactly (rule ``totals.stated``).
 
-    ``location`` names the component in game.toml; ``line`` and ``field`` point at the
-    ``[[totals]]`` entry that states the count.
+    Each points at the ``[[totals]]`` entry of game.toml that states the count (its line) and
+    names the component.
     """
     findings = []
-    lines: dict[str, int] | None = None
     for i, total in enumerate(game.totals):
         have = game.count(total)
         if have == total.count:
             continue
-        if lines is None:
-            try:
-                lines = toml_key_lines((game.path / "game.toml").read_text(encoding="utf-8-sig"))
-            except OSError:
-                lines = {}
         comp = game.components[total.component]
         where = "".join(f" where {k} = {v!r}" for k, v in total.where)
-        manifest = f"{game.display_root}/game.toml"
-        findings.append(Finding(
-            "error", "totals.stated", f"{manifest} (component {total.component})",
+        findings.append(Finding.at(
+            "error", "totals.stated", game.key_location(f"totals[{i}]"),
             f"the rulebook states {total.count} {total.label}, the data holds {have}",
             source=total.source, hint=f"count the copies in {comp.table_display or total.component}{where}",
-            file=manifest, line=lines.get(f"totals[{i}]"), field=f"totals[{i}]", component=total.component))
+            component=total.component))
     return findings
 
 

@@ -22,6 +22,24 @@ MAX_RANGE = 10_000
 """Most numbers ``range()`` may give in an expression."""
 
 
+def _keys(names, depth: int = 3) -> set[str]:
+    """Every key of the Records (and dicts) ``names`` holds, a few levels down: what an
+    attribute an expression misspelt may have meant."""
+    out: set[str] = set()
+
+    def walk(value, level: int) -> None:
+        data = object.__getattribute__(value, "_d") if isinstance(value, Record) else value
+        if level > depth or not isinstance(data, dict):
+            return
+        for key, item in data.items():
+            out.add(str(key))
+            walk(item, level + 1)
+
+    for value in dict(names).values():
+        walk(value, 1)
+    return out
+
+
 class Record:
     """A read-only mapping whose keys are also attributes: ``row.cost`` or ``row["cost"]``.
 
@@ -291,8 +309,9 @@ class Evaluator:
                           hint=close or "names: " + ", ".join(sorted(k for k in (names or {}) if k != "row")
                                                          + ["rules", "players", "game"])) from None
         except AttributeDoesNotExist as exc:
+            close = did_you_mean(exc.attr, _keys(self._eval.names))
             raise Problem(f"{expr.text!r}: {exc.attr!r} does not exist", key=expr.key,
-                          hint="check the key in game.toml [rules] or the column name") from None
+                          hint=close or "check the key in game.toml [rules] or the column name") from None
         except InvalidExpression as exc:
             raise Problem(f"{expr.text!r}: {getattr(exc, 'message', exc)}", key=expr.key) from None
         except KeyError as exc:

@@ -27,8 +27,9 @@ def check_art_paths(game: Game) -> list[Finding]:
                 if rel is None:
                     continue
                 target = (game.path / rel).resolve()
+                piece = f"{comp.id}/{row.id}" if row.id is not None else comp.id  # as drawings name it
                 if not target.is_relative_to(root):
-                    findings.append(art_outside(row.location(name), rel, row.id or ""))
+                    findings.append(art_outside(row.location(name), rel, piece))
                 elif not target.is_file():
-                    findings.append(art_missing(row.location(name), rel, row.id or ""))
+                    findings.append(art_missing(row.location(name), rel, piece))
     return findings

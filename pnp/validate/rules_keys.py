@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from ..core.errors import Location
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import line_of, toml_key_lines
+from ..core.tomlpos import line_of
 from ..design.names import EXPRESSION_KEYS
 from ..design.templating import layout_env
 from ..model.game import Game
@@ -234,18 +234,14 @@ def check_rules_keys(game: Game, book: RuleBook, templates_dir: Path | None) -> 
         return []
     keys = rules_keys(game)
     refs = rules_toml_refs(book) | template_refs(templates_dir)
-    manifest = f"{game.display_root}/game.toml"
-    lines: dict[str, int] | None = None
     findings: list[Finding] = []
     missing = sorted(r for r in refs if r != WHOLE and not any(_covers(r, k) for k in keys))
     unused = [k for k in keys if not any(_covers(ref, k) for ref in list(refs) + book.informational)]
     for key, count in _tables(unused, keys):
-        if lines is None:
-            lines = toml_key_lines((game.path / "game.toml").read_text(encoding="utf-8-sig"))
         close = did_you_mean(key, missing)
         what = f"{key} ({count} keys)" if count > 1 else key
         findings.append(Finding.at(
-            "warning", "rules.unused-key", Location(manifest, line_of(lines, key), None, key),
+            "warning", "rules.unused-key", game.key_location(key),
             f"{what} is read by no rule, layout or rulebook template",
             hint=(close + " " if close else "") + "use it, or list it under informational in rules.toml "
             "if it is a fact for people only"))

@@ -19,7 +19,7 @@ from ..core.errors import Location, PnpError, Problem
 from ..core.schema import TomlFile, check
 from ..core.findings import SEVERITIES, Finding
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import line_of, toml_key_lines
+from ..core.tomlpos import line_of, toml_error, toml_key_lines
 from ..model.game import Component, Game
 from .expressions import Evaluator
 from .kinds import RULE_KINDS
@@ -101,7 +101,7 @@ class RuleBook:
 
 def _problem_finding(book: RuleBook, exc: Problem, rule: str = "rules.file") -> Finding:
     return Finding.at("error", rule, book.location(exc.key) if exc.key else Location(book.display),
-                      exc.message, hint=exc.hint, source="rules.toml")
+                      exc.message, hint=exc.hint)
 
 
 def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
@@ -119,13 +119,14 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         return book, [Finding.at("error", "rules.file", Location(book.display), "rules.toml is not UTF-8 text",
-                                 hint="save it as UTF-8", source="rules.toml")]
+                                 hint="save it as UTF-8")]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+), column (\d+)", str(exc))
-        where = Location(book.display, int(match.group(1)), int(match.group(2))) if match else Location(book.display)
-        return book, [Finding.at("error", "rules.file", where, f"not valid TOML: {exc}", source="rules.toml")]
+        where, message = toml_error(book.display, exc)
+        hint = "a table written twice: each rule starts with its own [[rule]] (two brackets)" \
+            if "overwrite" in message.lower() else ""
+        return book, [Finding.at("error", "rules.file", where, message, hint=hint)]
     book.lines = toml_key_lines(text)
     findings: list[Finding] = []
     for key in data:
@@ -287,6 +288,30 @@ def _read_cost(game: Game, book: RuleBook, i: int, raw: dict) -> CostSpec:
     return CostSpec(comp.id, spec.column, names, spec.source, i, spec.each_name_once, spec.ordered, spec.label)
 
 
+def _check_at(game: Game, at: str, key: str, rid: str) -> None:
+    """Refuse an ``at`` that points at nothing: a game.toml key the manifest lacks, a component
+    or row the game lacks (a finding would point at the wrong line, or at none)."""
+    if at.startswith("game.toml:"):
+        node: Any = game.manifest
+        walked: list[str] = []
+        for step in at.split(":", 1)[1].split("."):
+            if not isinstance(node, dict) or step not in node:
+                options = list(node) if isinstance(node, dict) else []
+                where = ".".join(walked) or "game.toml"
+                raise Problem(f"rule {rid}: at = {at!r} names {step!r}, which {where} does not have", key=key,
+                              hint=did_you_mean(step, options, ("keys there: " + ", ".join(map(str, options[:12])))
+                                                if options else ""))
+            node = node[step]
+            walked.append(step)
+        return
+    cid, _, rest = at.partition(":")
+    comp = _component(game, cid, key)
+    rid_, _, _ = rest.partition(":")
+    if rid_ and comp.id_column and rid_ not in comp.by_id():
+        raise Problem(f"rule {rid}: at = {at!r}: no row {rid_!r} in {cid}", key=key,
+                      hint=did_you_mean(rid_, comp.by_id()) or None)
+
+
 def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
     key = f"rule[{i}]"
     rid = spec.get("id")
@@ -312,6 +337,8 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
         raise Problem(f"rule {rid}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
                       key=f"{key}.severity")
     params = {k: v for k, v in spec.items() if k not in COMMON_KEYS}
+    if "at" in params:
+        _check_at(game, str(params["at"]), f"{key}.at", rid)
     for k in ("component", "for_each"):
         if k in params:
             comp = _component(game, params[k], f"{key}.{k}")

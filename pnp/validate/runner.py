@@ -15,7 +15,6 @@ from typing import Any
 from ..core.errors import Location, Problem, explain
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import line_of, toml_key_lines
 from ..model.cost import Term, parse_cost
 from ..model.game import Component, Game, Row
 from .expressions import Evaluator, Expr, row_label, unwrap
@@ -32,7 +31,6 @@ class Runner:
         self.book = book
         self.ev = Evaluator(game)
         self.manifest_display = f"{game.display_root}/game.toml"
-        self._manifest_lines: dict[str, int] | None = None
         self._selected: dict[tuple[str, str], list[Row]] = {}
         self.bad_costs: set[tuple[str, int, str]] = set()
         """(component, line, column) of costs naming something unknown (cost.names reports them)."""
@@ -41,13 +39,7 @@ class Runner:
     # -- locations --------------------------------------------------------------------------
     def manifest_location(self, key: str) -> Location:
         """The line of a dotted key in game.toml."""
-        if self._manifest_lines is None:
-            try:
-                text = (self.game.path / "game.toml").read_text(encoding="utf-8-sig")
-            except OSError:
-                text = ""
-            self._manifest_lines = toml_key_lines(text)
-        return Location(self.manifest_display, line_of(self._manifest_lines, key), None, key)
+        return self.game.key_location(key)
 
     def table_location(self, comp: Component) -> Location:
         """A component's table file, or its entry in game.toml when it has no table."""
@@ -121,8 +113,7 @@ class Runner:
                 out = RULE_KINDS[rule.kind].check(self, rule)
             except Problem as exc:
                 findings.append(Finding.at("error", "rules.expression", self.book.location(exc.key),
-                                           f"rule {rule.id}: {exc.message}", hint=exc.hint,
-                                           source="rules.toml"))
+                                           f"rule {rule.id}: {exc.message}", hint=exc.hint))
                 continue
             if rule.aggregate and len(out) > 1:
                 out = [self.aggregate(rule, out)]

@@ -43,8 +43,9 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
     dry = run_game(BuildJob(source, out, settings, write=False))
     built = run_game(BuildJob(source, out, settings, write=True))
     assert finding_lines(dry.findings) == finding_lines(built.findings), "check and build disagree"
-    strict = run_game(BuildJob(source, out.parent / "strict", replace(settings, strict=True), write=True))
-    assert bool(strict.refused) == failing(dry.findings, strict=True), "check --strict and build --strict disagree"
+    if failing(dry.findings, strict=True) != failing(dry.findings):  # warnings alone: --strict decides
+        strict = run_game(BuildJob(source, out.parent / "strict", replace(settings, strict=True), write=True))
+        assert strict.refused == "strict", "check --strict fails but build --strict writes"
     lines = finding_lines(dry.findings)
     return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
 

@@ -675,7 +675,7 @@ def test_cli_export_and_its_errors(tmp_path):
     assert "export.profile" in bad.stdout and "no target 'dtcc'" in bad.stdout and "did you mean 'dtc'" in bad.stdout
     assert "Traceback" not in bad.stderr + bad.stdout
     none = runner.invoke(app, ["export", str(game_dir), "-o", str(tmp_path / "out")])
-    assert none.exit_code == 1 and "--target" in none.output
+    assert none.exit_code == 1 and "--target" in none.output and "lists no [targets]" in none.output
 
 
 def test_a_bundled_game_exports_to_drivethrucards(tmp_path):

@@ -309,6 +309,9 @@ def test_cli_reports_the_template_error_without_traceback(tmp_path):
     assert not (tmp_path / "out" / "tiny").exists() or not any((tmp_path / "out" / "tiny").glob("*.pdf"))
     check = subprocess.run([sys.executable, "-m", "pnp", "check", str(game_dir)], capture_output=True, text=True)
     assert check.returncode == 1 and "game has no attribute 'titel'" in check.stdout
+    forced = subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "-o", str(tmp_path / "out"),
+                             "--force"], capture_output=True, text=True)
+    assert forced.returncode == 1 and "not made: rulebook letter" in forced.stdout  # forced, but nothing to write
 
 
 def test_csv_text_is_never_markup_and_cards_are_drawn(tmp_path):
@@ -350,8 +353,14 @@ def test_image_width_and_missing_image(tmp_path):
         frame = 612 - 2 * 18 * MM
         assert abs((im["x1"] - im["x0"]) - frame / 2) < TOL
         assert abs((im["x0"] + im["x1"]) / 2 - 306) < TOL  # centred
+    (game_dir / "art").mkdir()
+    Image.new("RGB", (600, 300), (20, 90, 40)).save(game_dir / "art" / "map.png", dpi=(300, 300))
+    (tdir / "rulebook.md.j2").write_text("# T\n\n![map](art/map.png)\n")  # the cards' art, in the game folder
+    built = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
+    with pdfplumber.open(built.files[0]) as pdf:
+        assert len(pdf.pages[0].images) == 1
     (tdir / "rulebook.md.j2").write_text("# T\n\n![pic](nope.png)\n")
-    with pytest.raises(RulebookError, match="'nope.png' does not exist"):
+    with pytest.raises(RulebookError, match="'nope.png' does not exist \\(looked in tiny/templates/ or tiny/\\)"):
         build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
 
 
@@ -377,7 +386,7 @@ def test_icons_in_rulebook_text_are_drawn_and_an_unknown_one_is_an_error(tmp_pat
     result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "letter", False)
     unknown = [f for f in result.findings if f.rule == "layout.icon-unknown"]
     assert [(f.severity, f.location, f.message) for f in unknown] == [
-        ("error", "tiny/templates/rulebook.md.j2", "no icon 'fier'")]
+        ("error", "tiny/templates/rulebook.md.j2:3", "no icon 'fier'")]
     assert "did you mean 'fire'?" in unknown[0].hint
     with pdfplumber.open(result.files[0]) as pdf:
         page = pdf.pages[0]
@@ -529,7 +538,7 @@ def test_rulebook_svg_is_checked_like_card_art(tmp_path):
         '<rect width="100" height="100" fill="#336699" filter="url(#f)"/></svg>', encoding="utf-8")
     result = _build(game_dir, tdir, tmp_path / "out")
     unsupported = [f for f in result.findings if f.rule == "preflight.svg-unsupported"]
-    assert unsupported and all(f.location == "tiny/templates/rulebook.md.j2" for f in unsupported)
+    assert unsupported and all(f.location == "tiny/templates/rulebook.md.j2:3" for f in unsupported)  # the line
     assert any("filter" in f.message for f in unsupported)
     (tdir / "logo.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'

@@ -55,7 +55,8 @@ def decode(data: bytes, display: str, encoding: str = "utf-8") -> str:
             f"byte 0x{bad.hex()} at byte offset {exc.start} is not valid {encoding}",
             location=Location(display, line),
             hint="save the sheet as 'CSV UTF-8' (Excel: File > Save As > CSV UTF-8; "
-            "LibreOffice: Character set Unicode (UTF-8))",
+            "LibreOffice: Character set Unicode (UTF-8)), or read it as it is with --encoding cp1252 "
+            "(older Excel on Windows)",
             rule="schema.file",
         ) from None
     except (LookupError, UnicodeError):

@@ -29,6 +29,7 @@ from pathlib import Path
 from ...core.errors import Location, PnpError
 from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
+from ...core.tomlpos import toml_error
 from ...core.units import CARD_SIZES, Size, parse_length, parse_size
 from ...model.game import Game
 from ...render.color import InkSettings
@@ -137,7 +138,8 @@ def _read_toml(path: Path, display: str) -> tuple[dict, str]:
         text = path.read_text(encoding="utf-8-sig")
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"not valid TOML: {exc}", location=Location(display)) from None
+        where, message = toml_error(display, exc)
+        raise ProfileError(message, location=where) from None
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror}", location=Location(display)) from None
 
@@ -183,6 +185,12 @@ def _raw_profile(target: str, game: Game | None,
                                location=Location(manifest, column_name=f"targets.{target}"))
         if "extends" not in raw and target in bundled:
             raw = {**raw, "extends": target}
+        elif "extends" not in raw and "output" not in raw:
+            close = did_you_mean(target, bundled)
+            raise ProfileError(f"[targets.{target}] is no bundled target and gives neither extends nor output",
+                               location=TomlFile.of_text(manifest, text).location(f"targets.{target}"),
+                               hint=(close + " " if close else "") + 'start from a bundled target with extends = '
+                               '"tgc" (' + ", ".join(bundled) + "), or give output = " + " | ".join(OUTPUTS))
     elif target in bundled:
         kind, name, origin = "bundled", target, f"profiles/{target}.toml"
         raw, text = _read_toml(bundled[target], origin)

@@ -71,7 +71,8 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     jobs = [(key, size, SINGLE_STYLE, False)]
     if booklet:
         jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
-    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels)
+    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels,
+                             locate=template_locator(source.templates_dir / TEMPLATE_NAME, display))
     results = []
     try:
         for name, page_size, style, is_booklet in jobs:
@@ -80,7 +81,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
                             height_mm=round(page_size.height / MM, 1), frame_width_mm=round(frame_mm, 1))
             rendered = template.render(view)
             if not results:
-                facts_found = _printed_facts(game, rendered.markdown, source.templates_dir / TEMPLATE_NAME, display)
+                facts_found = _printed_facts(game, rendered.markdown, resolver.locate)
             results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
                                         resolver=resolver, display=display, outer_numbers=is_booklet))
     finally:
@@ -97,20 +98,26 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     return book
 
 
-def _printed_facts(game: Game, markdown: str, template: Path, display: str) -> list[Finding]:
-    """``facts.printed`` findings for the numbers of the data the rendered rulebook states
-    otherwise, each at the line of the template that writes the statement (when the
-    template writes it literally; else the template file)."""
+def template_locator(template: Path, display: str):
+    """``locate(text)``: the template file (``display``) at the first line that holds ``text``
+    (case-blind), or the file alone when no line does (the text comes from the data, or from
+    an included file). What the rulebook finds points at the template this way."""
     try:
-        lines = template.read_text(encoding="utf-8-sig").splitlines()
-    except OSError:
+        lines = [line.lower() for line in template.read_text(encoding="utf-8-sig").splitlines()]
+    except (OSError, UnicodeDecodeError):
         lines = []
-    out = []
-    for found in contradictions(markdown, game_facts(game)):
-        line = next((i for i, text in enumerate(lines, 1) if found.snippet.lower() in text.lower()), None)
-        out.append(printed_fact(Location(display, line), found.said, found.snippet, found.fact.key,
-                                found.fact.value))
-    return out
+
+    def locate(text: str) -> Location:
+        needle = text.lower()
+        return Location(display, next((i for i, line in enumerate(lines, 1) if needle and needle in line), None))
+    return locate
+
+
+def _printed_facts(game: Game, markdown: str, locate) -> list[Finding]:
+    """``facts.printed`` findings for the numbers of the data the rendered rulebook states
+    otherwise, each at the line of the template that writes the statement (``locate``)."""
+    return [printed_fact(locate(found.snippet), found.said, found.snippet, found.fact.key, found.fact.value)
+            for found in contradictions(markdown, game_facts(game))]
 
 
 def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,

@@ -9,11 +9,13 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
+from ...design.layouts import undefined_layout
 from ...model.context import piece_context
 from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece
@@ -137,7 +139,7 @@ def image_flow_class():
         frame (never up unless a width was asked for). Splits between lines."""
 
         def __init__(self, images: list[PlacedImage], gap: float, space_after: float,
-                     findings: list[Finding] | None = None, where: str = ""):
+                     findings: list[Finding] | None = None, where: Callable[[str], Location] | None = None):
             super().__init__()
             self.images = images
             self.gap = gap
@@ -212,7 +214,7 @@ def image_flow_class():
                         dpi = im.item.px[0] / (w / 72)
                         if dpi < PRINT_DPI - 0.5:
                             self.findings.append(low_resolution(
-                                self.where, im.label, dpi, PRINT_DPI, here=False,
+                                self.where(im.label) if self.where else "", im.label, dpi, PRINT_DPI, here=False,
                                 hint=f"supply at least {int(w / 72 * PRINT_DPI + 0.999)} px across, "
                                 "or ask for a smaller width"))
                     x += w + self.gap
@@ -224,12 +226,17 @@ def image_flow_class():
 class ImageResolver:
     """Turns a Markdown image target into an ImageItem: ``card:component/row[#back]`` draws a
     card of the game; any other target is a PNG, JPEG or SVG file relative to the templates
-    folder (it must stay inside the templates folder or the game folder)."""
+    folder or, when it is not there, to the game folder (where the cards' art is); it must stay
+    inside one of them."""
 
-    def __init__(self, template, base: Path | None, display: str, max_image_pixels: int | None = DEFAULT_MAX_PIXELS):
+    def __init__(self, template, base: Path | None, display: str, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
+                 locate: Callable[[str], Location] | None = None):
+        """``locate(text)`` is where the template writes ``text`` (an image's target, an
+        icon's name), for findings; by default the template file without a line."""
         self.template = template
         self.base = base
         self.display = display
+        self.locate = locate or (lambda _text: Location(display))
         self.max_image_pixels = max_image_pixels
         self.findings: list[Finding] = []
         """What reading the pictures found (SVG features the converter skips)."""
@@ -248,16 +255,21 @@ class ImageResolver:
     def _card(self, src: str) -> ImageItem:
         t = self.template
         if t is None:
-            raise RulebookError(f"image {src!r}: cards can be drawn only for a game", location=Location(self.display))
+            raise RulebookError(f"image {src!r}: cards can be drawn only for a game", location=self.locate(src))
         ref, _, side = src[5:].partition("#")
         cid, _, rid = ref.partition("/")
         comp = t.game.components.get(cid)
         row = comp.by_id().get(rid) if comp is not None and comp.id_column else None
         if comp is None or row is None or comp.card_size is None:
-            raise RulebookError(f"image {src!r}: no card {ref!r} in this game", location=Location(self.display),
+            raise RulebookError(f"image {src!r}: no card {ref!r} in this game", location=self.locate(src),
                                 hint="draw cards with {{ card('component', 'row-id') }}")
-        layout = comp.back_of(row) if side == "back" else comp.layout_of(row)
-        piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side="back" if side == "back" else "face")
+        kind = "back" if side == "back" else "face"
+        layout = comp.back_of(row) if kind == "back" else comp.layout_of(row)
+        layouts = self.renderer().layouts
+        if layout and layout not in layouts.layouts:  # the cards' own finding: drawn blank here too
+            self.findings.append(undefined_layout(t.game, comp, row, kind, layout, layouts))
+            layout = ""
+        piece = Piece(layout, piece_context(t.game, comp, row, 1), cid, rid, side=kind, row=row)
         return CardItem(self.renderer(), piece, comp.card_size)
 
     def renderer(self) -> Renderer:
@@ -306,27 +318,30 @@ class ImageResolver:
             self._scratch = None
 
     def _file(self, src: str) -> ImageItem:
-        where = Location(self.display)
+        where = self.locate(src)
         if re.match(r"^[a-z][a-z0-9+.\-]*:", src, re.I):
             raise RulebookError(f"image {src!r}: only files in the templates folder and card:... images "
                                 "can be placed", location=where, hint="copy the picture beside the template")
         if self.base is None:
             raise RulebookError(f"image {src!r}: no folder to read images from", location=where)
-        path = (self.base / src).resolve()
         allowed = [self.base.resolve()] + ([self.template.game.path.resolve()] if self.template else [])
+        # beside the template first, then in the game folder, where the cards' art is
+        candidates = [(root / src).resolve() for root in allowed]
+        path = next((p for p in candidates if p.is_file()), candidates[0])
         if not any(path == a or a in path.parents for a in allowed):
             raise RulebookError(f"image {src!r} is outside the templates and game folders", location=where,
-                                hint="keep pictures beside the template")
+                                hint="keep pictures beside the template or in the game folder")
         if not path.is_file():
-            raise RulebookError(f"image {src!r} does not exist (looked for {path.name} in "
-                                f"{self.display.rsplit('/', 1)[0]}/)", location=where,
-                                hint="image paths are relative to the template's folder")
+            folders = " or ".join(f"{d}/" for d in ([self.display.rsplit("/", 1)[0]] +
+                                                    ([self.template.game.display_root] if self.template else [])))
+            raise RulebookError(f"image {src!r} does not exist (looked in {folders})", location=where,
+                                hint="image paths are relative to the template's folder or the game folder")
         suffix = path.suffix.lower()
         try:
             if suffix == ".svg":
                 root = self.base.resolve() if self.base.resolve() in path.parents else allowed[-1]
                 item = SvgItem(path, src, root)
-                self.findings += [svg_unsupported(self.display, src, problem) for problem in item.problems]
+                self.findings += [svg_unsupported(self.locate(src), src, problem) for problem in item.problems]
                 return item
             if suffix in (".png", ".jpg", ".jpeg"):
                 return RasterItem(path, src, self.max_image_pixels)

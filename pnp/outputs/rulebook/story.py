@@ -59,12 +59,14 @@ class MarkdownStory:
     def __init__(self, styles: dict, st: RulebookStyle, frame_w: float, frame_h: float,
                  resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
                  drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
-                 icon: Callable[[str, float], str] | None = None):
+                 icon: Callable[[str, float], str] | None = None,
+                 locate: Callable[[str], Location] | None = None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
         empties at the start of each layout pass so that only the final pass's remain.
         ``icon_names()`` lists the icons text may show as ``:name:`` and ``icon(name, height)``
-        gives the markup drawing one."""
+        gives the markup drawing one. ``locate(text)`` is where the template writes ``text``
+        (the file and line a finding points at)."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -77,6 +79,7 @@ class MarkdownStory:
         self.ImageFlow = image_flow_class()
         self._glyph_seen: set[str] = set()
         self.icon_names = icon_names
+        self.locate = locate or (lambda _text: Location(display))
         self.icon = icon
         self._known_icons: list[str] | None = None
         self._icons_reported: set[str] = set()
@@ -86,7 +89,7 @@ class MarkdownStory:
         lacking = [ch for ch in fonts.missing(font, text.replace(LINE_BREAK, " ")) if ch not in self._glyph_seen]
         if lacking:
             self._glyph_seen.update(lacking)
-            self.findings.append(missing_glyph(self.display, "the rulebook font", lacking,
+            self.findings.append(missing_glyph(self.locate(lacking[0]), "the rulebook font", lacking,
                                                hint="use a character DejaVu Sans has, or write it out"))
 
     def _with_icons(self, text: str) -> str:
@@ -99,7 +102,7 @@ class MarkdownStory:
             if name not in self._icon_names():
                 if name not in self._icons_reported:
                     self._icons_reported.add(name)
-                    self.findings.append(icon_unknown(self.display, name, self._icon_names()))
+                    self.findings.append(icon_unknown(self.locate(f":{name}:"), name, self._icon_names()))
                 continue
             out.append(_inline_markup(text[pos:m.start()]))
             out.append(self.icon(name, self.st.base * ICON_EM))
@@ -158,7 +161,7 @@ class MarkdownStory:
                     try:
                         spec = width_spec(str(title))
                     except ValueError as exc:
-                        raise RulebookError(f"image {src!r}: {exc}", location=Location(self.display),
+                        raise RulebookError(f"image {src!r}: {exc}", location=self.locate(src),
                                             hint='write the width as the image title: ![alt](file.png "40mm")') from None
                 out.append(("image", PlacedImage(self.resolve(src), spec, src)))
             else:
@@ -181,7 +184,7 @@ class MarkdownStory:
         def flush():
             if images:
                 flows.append(self.ImageFlow(list(images), gap=self.st.base * 0.8, space_after=style.spaceAfter,
-                                            findings=self.drawn, where=self.display))
+                                            findings=self.drawn, where=self.locate))
                 images.clear()
 
         for kind, value in self.inline(node):
@@ -267,7 +270,7 @@ class MarkdownStory:
         images = [v for k, v in segments if k == "image"]
         if images:
             out.append(self.ImageFlow(images, gap=self.st.base * 0.8, space_after=self.st.base * 0.6,
-                                      findings=self.drawn, where=self.display))
+                                      findings=self.drawn, where=self.locate))
         return out
 
     def toc(self, depth: int):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import LayoutError, Location, Problem, explain
+from ...core.errors import Location, Problem, explain
 from ...core.suggest import close_match
 from ...design.layouts import game_layouts
 from ...design.templating import sandbox
@@ -210,7 +210,8 @@ class _Template:
         if row not in rows:
             close = close_match(row, rows)
             raise Problem(f"card({component!r}, {row!r}): {comp.table_display} has no row with id {row!r}",
-                          hint=f"did you mean {close!r}?" if close else f"ids: {', '.join(list(rows)[:12])}")
+                          hint=f"did you mean {close!r}?" if close else
+                          (f"ids: {', '.join(list(rows)[:12])}" if rows else f"{comp.table_display} has no rows"))
         if side not in ("face", "back"):
             raise Problem(f"card({component!r}, {row!r}, side={side!r}): side is 'face' or 'back'")
         if width is not None:
@@ -222,10 +223,9 @@ class _Template:
         if not layout:
             raise Problem(f"card({component!r}, {row!r}): the card has no {side} layout",
                           hint=f"set layout/back for [components.{component}] in game.toml")
-        try:
-            self.load_layouts().get(layout, f"card({component!r}, {row!r})")
-        except LayoutError as exc:
-            raise Problem(exc.render().replace("\n  hint: ", " (") + (")" if exc.hint else "")) from None
+        # a layouts file that does not load is the cards' error, with its own place: it passes on
+        # unchanged (a layout the file lacks is found where the card is drawn, as on the sheets)
+        self.load_layouts()
         name = rows[row].get("name") or rows[row].get("title") or row
         alt = escape_markdown(str(name).replace("\n", " "))
         title = f' "{width}"' if width is not None else ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...design.elements import ELEMENT_SPECS
 from ...design.layouts import Icon
 from ..fonts import missing, register
-from ..preflight import missing_glyph
+from ..preflight import icon_pip, missing_glyph
 from .image import draw_image
 from .shapes import draw_shape
 
@@ -101,6 +101,10 @@ class Icons:
                 where("items"), f"items gives {type(items).__name__} {str(items)[:40]!r}, not a list of icon names",
                 hint="for 3 copies of an icon write  ['fire'] * cost ; for a cost use  cost | pips")
         items = [str(i) for i in (items or [])]
+        for name in dict.fromkeys(i for i in items if i not in renderer.layouts.icons):
+            renderer.note((piece.card_key, box.name, f"pip {name}"), icon_pip(
+                renderer.source(p.get("items", ""), piece, where("items")), name, renderer.layouts.icons,
+                piece.card_key))
         if len(items) > MAX_ICONS:
             raise renderer.layouts.error(where("items"),
                                          f"items gives {len(items)} icons; a row holds at most {MAX_ICONS}")

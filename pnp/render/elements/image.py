@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...core.errors import Location
+from ...core.errors import BuildError, Location
 from ...design.elements import ELEMENT_SPECS
 from ..art import load_raster, load_svg
 from ..preflight import art_missing, art_outside, low_resolution, svg_unsupported
@@ -28,7 +28,7 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     if path.suffix.lower() == ".svg":
         art = renderer.images.get(path)
         if art is None:
-            art = load_svg(path, rel, renderer.game_dir)
+            art = _read(load_svg, where, path, rel, renderer.game_dir)
             renderer.images[path] = art
         for problem in art.problems:
             renderer.note((piece.card_key, rel, problem),
@@ -51,7 +51,7 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     if reader is None:
         from reportlab.lib.utils import ImageReader
 
-        reader = ImageReader(load_raster(path, rel, renderer.max_image_pixels))
+        reader = ImageReader(_read(load_raster, where, path, rel, renderer.max_image_pixels))
         renderer.images[path] = reader
     iw, ih = reader.getSize()
     scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
@@ -68,6 +68,15 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     c.clipPath(clip, stroke=0, fill=0)
     c.drawImage(reader, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh, mask="auto")
     c.restoreState()
+
+
+def _read(loader, where: Location, *args):
+    """Art read by ``loader``; an error reading it points at ``where``, the cell or setting that
+    names the file (as a missing file does)."""
+    try:
+        return loader(*args)
+    except BuildError as exc:
+        raise BuildError(exc.message, location=where, hint=exc.hint, rule=exc.rule) from None
 
 
 def path_location(renderer, path: Path) -> Location:

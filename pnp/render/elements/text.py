@@ -14,7 +14,7 @@ import re
 from ...design.elements import ELEMENT_SPECS
 from ..fonts import FONT_FILES, missing, register
 from ...model.facts import contradictions
-from ..preflight import icon_unknown, missing_glyph, printed_fact, right_to_left, text_overflow
+from ..preflight import icon_unknown, missing_glyph, printed_fact, right_to_left, text_outside, text_overflow
 from .icons import draw_icon, icon_width
 
 ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
@@ -28,6 +28,8 @@ STEP = 0.25
 """Text sizes are tried in steps of this many points."""
 ICON_EM = 1.05
 """An inline icon is this many ems high, with 0.05 em either side."""
+OUTSIDE_TOLERANCE = 0.05 * 72 / 25.4
+"""How far (pt) a text box may reach past the trim before it is reported: 0.05 mm."""
 
 
 class TextFitter:
@@ -219,6 +221,12 @@ class Text:
         lacking = missing(font, "".join(t for para in paragraphs for w in para for k, t in w if k == "text"))
         source = renderer.source(p.get("text", ""), piece, where("text"))
         key = piece.card_key
+        if not renderer.repeat_depth:  # a repeat cell's labels may sit beside the cell
+            past = max(trim[0] - rect[0], trim[1] - rect[1], rect[0] + rect[2] - trim[0] - trim[2],
+                       rect[1] + rect[3] - trim[1] - trim[3])
+            if past > OUTSIDE_TOLERANCE:
+                renderer.note((key, box.name, "outside"),
+                              text_outside(renderer.layouts.location(str(where)), past, key))
         for name in fitter.unknown_icons(text):
             renderer.note((key, box.name, f"icon {name}"), icon_unknown(source, name, renderer.layouts.icons, key))
         if lacking:

@@ -15,6 +15,8 @@ def said(text: str) -> list[tuple[str, str]]:
 def test_a_statement_with_another_number_is_found():
     assert said("Keep to the hand limit of 10 cards.") == [("rules.hand_limit", "hand limit of 10")]
     assert said("Hand limit: ten") == [("rules.hand_limit", "Hand limit: ten")]
+    assert said("**Hand limit:** 6") == [("rules.hand_limit", "Hand limit:** 6")]
+    assert said("| Hand limit | 6 |") == [("rules.hand_limit", "Hand limit | 6")]
     assert said("A game for 2-5 players.") == [("game.players", "2-5 players")]
     assert said("for two to four players, up to 5 players with the expansion") == [
         ("game.players", "up to 5 players")]

@@ -118,7 +118,7 @@ CASES = {
                                     ("warning", "preflight.missing-glyph", "g/cards.csv:4:5 (text)")),
     "a misspelt icon on a card": (misspelt_icon_on_a_card, ("error", "layout.icon-unknown", "g/cards.csv:4:5 (text)")),
     "a misspelt icon in the rulebook": (misspelt_icon_in_the_rulebook,
-                                        ("error", "layout.icon-unknown", "g/templates/rulebook.md.j2")),
+                                        ("error", "layout.icon-unknown", "g/templates/rulebook.md.j2:3")),
     "a rulebook template error": (rulebook_template_error,
                                   ("error", "rulebook.template", "g/templates/rulebook.md.j2:3")),
     "an unknown key in rules.toml": (unknown_key_in_rules_toml, ("error", "rules.file", "g/rules.toml:4 (rule[0].asert)")),

@@ -144,7 +144,7 @@ def test_unknown_colour_and_layout_errors(tiny, tmp_path):
     with pytest.raises(LayoutError, match="unknown box setting 'colour'.*\n.*did you mean 'color'"):
         build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('colour = "red"'))  # the file itself is wrong
     result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
-    assert problems(result) == [("layout.undefined", "tiny/game.toml (components.cards.layout)", "a")]
+    assert problems(result) == [("layout.undefined", "tiny/game.toml:14 (components.cards.layout)", "cards/a")]
     assert "the face layout 'action' is not defined" in error_text(result)
 
 
@@ -284,7 +284,9 @@ def test_errors_point_at_where_a_box_is_written(tiny, tmp_path):
     layouts = text_layout() + '\n[layouts.child]\nextends = "action"\n'
     (tiny / "game.toml").write_text((tiny / "game.toml").read_text().replace('layout = "action"', 'layout = "child"'))
     result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", layouts.replace("{{ text }}", "{{ txet }}"))
-    assert "(layouts.action.boxes.text.text, drawing layout child)" in error_text(result)
+    # the box is written in the parent layout: that is the one place, whichever layout draws it
+    (error,) = [f for f in result.findings if f.severity == "error"]
+    assert (error.location, error.piece) == ("tiny/templates/layouts.toml:10 (layouts.action.boxes.text.text)", "cards/a")
 
 
 def test_when_takes_a_bare_expression(tiny, tmp_path):
@@ -301,3 +303,30 @@ def test_low_resolution_is_reported_once_per_card_not_per_copy(tiny, tmp_path):
     # the art file is the cause: one finding, at the file, for the card (its copies are one)
     assert [(f.location, f.piece) for f in result.findings if f.rule == "preflight.low-resolution"] == [
         ("tiny/art/a.png", "cards/a")]
+
+
+def test_an_undefined_back_hides_no_problem_of_the_faces(tiny, tmp_path):
+    layouts = text_layout().replace("{{ text }}", "{{ titel }}").replace("[layouts.green]", "[layouts.grene]")
+    result, _ = build(tiny, tmp_path, "a,A,1,red,,1\nb,B,1,green,,1\n", layouts)
+    assert sorted(problems(result)) == [
+        ("layout.render", "tiny/templates/layouts.toml:10 (layouts.action.boxes.text.text)", "cards/a"),
+        ("layout.undefined", "tiny/cards.csv:3:4 (colour)", "cards/b")]
+    (render,) = [f for f in result.findings if f.rule == "layout.render"]
+    assert render.pieces == ("cards/a", "cards/b")  # the face of the card without a back is drawn too
+
+
+def test_a_text_box_past_the_trim_is_reported(tiny, tmp_path):
+    layouts = text_layout().replace('x = "5mm"\ny = "5mm"', 'x = "40mm"\ny = "5mm"')  # 40 + 50 mm > 63.5 mm
+    result, _ = build(tiny, tmp_path, "a,A,1,red,Hi,1\n", layouts)
+    (outside,) = [f for f in result.findings if f.rule == "preflight.text-outside"]
+    assert outside.location == "tiny/templates/layouts.toml:8 (layouts.action.boxes.text)" and outside.piece == "cards/a"
+    assert "26.50 mm past the trim" in outside.message
+
+
+def test_an_icon_row_item_that_is_no_icon_is_a_warning_with_the_closest_name(tiny, tmp_path):
+    layouts = text_layout() + '\n[layouts.action.boxes.row]\ntype = "icons"\nitems = "[\'fire\', \'fyre\']"\n' \
+                              'x = "5mm"\ny = "60mm"\nwidth = "30mm"\nheight = "8mm"\n'
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,,1\n", layouts)
+    (pip,) = [f for f in result.findings if f.rule == "layout.icon-pip"]
+    assert pip.severity == "warning" and "no icon 'fyre'" in pip.message and "did you mean 'fire'?" in pip.hint
+    assert "fyre" in pdf.pages[2].extract_text()  # still drawn, as a labelled pip

@@ -377,7 +377,7 @@ CASES = [
      lambda: loc(AA, "game.toml:55 (components.elements.kind)")),
     (AA, "schema.blank-rows", [text("pawns.csv", r"^pawn-orange", ",,,,,,,\npawn-orange")], lambda: loc(AA, "pawns.csv:4")),
     (AA, "totals.stated", [cell("blueprints.csv", "foundry", "copies", "2")],
-     lambda: loc(AA, "game.toml (component blueprints)")),
+     lambda: loc(AA, "game.toml:%d (totals[0])" % (toml_line(AA, r'^label = "blueprints"$') - 3))),
     (AA, "copies.zero", [cell("elements.csv", "ne", "copies", "0")], lambda: loc(AA, "elements.csv:18:12 (copies)")),
 ]
 
@@ -656,3 +656,10 @@ def test_a_name_list_for_a_group_no_expression_has_is_refused(tiny):
     (problem,) = [f for f in found if f.rule == "rules.file"]
     assert "names the group 'elem', which pattern and each do not define" in problem.message
     assert "did you mean 'el'?" in problem.hint
+
+
+def test_an_at_that_points_at_nothing_is_refused(tmp_path):
+    findings = run_copy(tmp_path, AS, text("rules.toml", r'^at = "game.toml:rules.rounds"', 'at = "game.toml:rules.rouns"'))
+    (bad,) = [f for f in findings if f.rule == "rules.file"]
+    assert bad.field == "rule[0].at" and "names 'rouns', which rules does not have" in bad.message
+    assert bad.hint.startswith("did you mean 'rounds'?")
