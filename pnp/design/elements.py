@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-COMMON_KEYS = ("type", "x", "y", "width", "height", "area", "when", "draw", "z")
+COMMON_KEYS = ("type", "x", "y", "width", "height", "area", "when", "draw", "z", "overlap")
 """Settings every box has: its kind, where it sits (x, y, width, height from the trim's
 top-left, or an ``area``), ``when`` (draw only when true), ``draw = false`` (leave out an
-inherited box) and ``z`` (drawing order)."""
+inherited box), ``z`` (drawing order) and ``overlap = true`` (the box is meant to lie over or
+under text, so ``preflight.text-overlap`` does not report it)."""
 COMMON_LENGTHS = ("x", "y", "width", "height")
 COMMON_EXPRESSIONS = ("when",)
 

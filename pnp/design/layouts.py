@@ -238,6 +238,8 @@ def _check_settings(props: dict, file: TomlFile, key: str) -> None:
         if value is not None and not (isinstance(value, str) and ("{{" in value or value in allowed)):
             raise _error(file, f"{key}.{name}", f"{name} {value!r} is not one of {', '.join(allowed)}",
                          hint=did_you_mean(value, allowed, cutoff=0.5) or None)
+    if "overlap" in props and not isinstance(props["overlap"], bool):
+        raise _error(file, f"{key}.overlap", f"overlap must be true or false, not {props['overlap']!r}")
     if "z" in props and (isinstance(props["z"], bool) or not isinstance(props["z"], int)):
         raise _error(file, f"{key}.z", f"z must be a whole number, not {props['z']!r}")
     for name in _NOT_NEGATIVE:

@@ -53,6 +53,30 @@ def text_overflow(where: Location | str, min_size: float, text: str, piece: str 
                     "shorten the text, or give the box more room or a smaller min_size", piece)
 
 
+def small_text(where: Location | str, what: str, size: float, minimum: float, hint: str, piece: str = "") -> Finding:
+    """``preflight.small-text``: ``what`` (a text box's text, an icon's label) prints at
+    ``size`` pt, below ``minimum`` pt (6 pt: the smallest type print shops take, MeinSpiel,
+    print-specs.md §8)."""
+    return _finding("warning", "preflight.small-text", where,
+                    f"{what} prints at {size:.1f} pt, below {minimum:g} pt, too small to read or print cleanly",
+                    hint, piece)
+
+
+def text_overlap(where: Location | str, found, piece: str = "") -> Finding:
+    """``preflight.text-overlap``: another box hides part of a text box's text, or the text
+    runs across that box's edge (``found``, a :class:`pnp.render.overlap.Overlap`; sizes pt)."""
+    depth = f"{found.depth * 25.4 / 72:.1f} mm"
+    if found.other.kind == "text":
+        message = f"the text of box {found.other.box!r} runs {depth} into the text of box {found.text.box!r}"
+    elif found.above:
+        message = f"box {found.other.box!r} covers the text of box {found.text.box!r} by {depth}"
+    else:
+        message = f"the text of box {found.text.box!r} runs {depth} across the edge of box {found.other.box!r}"
+    return _finding("warning", "preflight.text-overlap", where, message,
+                    f"move or resize one of them, or set overlap = true on box {found.other.box!r} "
+                    "if it is meant to lie there", piece)
+
+
 def svg_unsupported(where: Location | str, art: str, problem: str, piece: str = "") -> Finding:
     """``preflight.svg-unsupported``: something in the SVG ``art`` that the converter skips."""
     return _finding("warning", "preflight.svg-unsupported", where, f"{art}: {problem}",

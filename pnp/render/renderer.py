@@ -24,6 +24,8 @@ from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import register
+from .overlap import Footprint, overlaps
+from .preflight import text_overlap
 
 BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
 """Colour names every game has, besides its own [colors]."""
@@ -68,6 +70,8 @@ class Renderer:
         """How many repeat boxes enclose the box being drawn."""
         self.repeat_cells = 0
         """Cells the repeat boxes of the current piece have drawn so far."""
+        self.footprints: list[Footprint] | None = None
+        """Where the boxes of the piece being drawn put ink, in drawing order (:mod:`.overlap`)."""
         self._widths: dict[tuple[str, str], float] = {}
 
     def note(self, key: tuple[str, str, str], finding: Finding) -> None:
@@ -268,6 +272,7 @@ class Renderer:
             return
         if not self.repeat_depth:
             self.repeat_cells = 0
+            self.footprints = []
         bl, bb, br, bt = bleed
         c.saveState()
         path = c.beginPath()
@@ -291,6 +296,17 @@ class Renderer:
             except (LayoutError, BuildError) as exc:
                 self.fail(exc, piece, str(key), c, depth)
         c.restoreState()
+        if not self.repeat_depth:
+            self.report_overlaps(piece)
+
+    def report_overlaps(self, piece: Piece) -> None:
+        """``preflight.text-overlap`` for every text of ``piece`` that another box covers or
+        crosses (:func:`pnp.render.overlap.overlaps`), at the other box's position setting."""
+        for found in overlaps(self.footprints or []):
+            where = self.layouts.location(found.other.key)
+            self.note((piece.card_key, found.text.box, found.other.box, "overlap"),
+                      text_overlap(where, found, piece.card_key))
+        self.footprints = None
 
     def fail(self, exc: PnpError, piece: Piece, key: str | None = None, c=None, depth: int = 0) -> None:
         """Record ``exc``, raised while drawing ``piece``, as an error finding and go on, so that
@@ -355,4 +371,9 @@ class Renderer:
         p = box.props
         if "when" in p and not self.expression(str(p["when"]), piece.context, key("when")):
             return
-        ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, key)
+        drawn = ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, key)
+        if drawn is not None and self.footprints is not None and not self.repeat_depth:
+            x0, y0, x1, y1, kind, *shape = drawn
+            setting = "y" if "y" in box.origins else "type"
+            self.footprints.append(Footprint(x0, y0, x1, y1, kind, box.name, key(setting),
+                                             ellipse=bool(shape and shape[0]), allowed=bool(box.props.get("overlap"))))

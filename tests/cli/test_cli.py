@@ -44,6 +44,8 @@ def test_check_bundled_games_is_clean():
     assert {r["game"] for r in report} == {"card_data/atomic-assembly", "card_data/assemble",
                                           "card_data/periodic-shed", "card_data/ars-alchimia"}
     assert all(f["severity"] != "error" for r in report for f in r["findings"])
+    # nothing wrong on paper: no text too small, overlapped, cut off or outside the trim
+    assert [f["rule"] for r in report for f in r["findings"] if f["rule"].startswith("preflight.")] == []
 
 
 def test_check_reports_a_wrong_total_and_exits_1(tiny):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...design.elements import ELEMENT_SPECS
 from ...design.layouts import Icon
 from ..fonts import missing, register
-from ..preflight import icon_pip, missing_glyph
+from ..preflight import icon_pip, missing_glyph, small_text
 from .image import draw_image
 from .shapes import draw_shape
 
@@ -46,6 +46,12 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
         if lw > width * 0.86:
             fs *= width * 0.86 / lw
             lw = width * 0.86
+        if fs < renderer.min_text_size - 1e-6 and name in renderer.layouts.icons:
+            renderer.note((piece.card_key, where, "small"), small_text(
+                renderer.layouts.location(f"{where}.label"), f"the label {icon.label!r} of icon {name!r}", fs,
+                renderer.min_text_size, "draw the icon larger where it is used (the icons box's icon_size or "
+                "height, or the size of the text it sits in), or give it a shorter label or a larger label_scale",
+                piece.card_key))
         c.saveState()
         c.setFillColor(label_color)
         c.setFont(register(icon.font), fs)
@@ -67,10 +73,11 @@ def icon_width(renderer, name: str, size: float) -> float:
 
 def draw_icon_row(renderer, c, items: list[str], rect, size: float, spacing: float, align: str, piece) -> None:
     """Icons ``items`` side by side in ``rect``, ``size`` high and ``spacing`` apart, aligned
-    left, center or right, vertically centred; the row shrinks as a whole to fit the width."""
+    left, center or right, vertically centred; the row shrinks as a whole to fit the width.
+    Returns where the row put ink, (x0, y0, x1, y1, "fill") pt, or None for no items."""
     bx, by, bw, bh = rect
     if not items:
-        return
+        return None
     widths = [icon_width(renderer, i, size) for i in items]
     total = sum(widths) + spacing * (len(items) - 1)
     scale = 1.0
@@ -80,9 +87,11 @@ def draw_icon_row(renderer, c, items: list[str], rect, size: float, spacing: flo
     total *= scale
     x = bx + (bw - total) / 2 if align == "center" else (bx + bw - total if align == "right" else bx)
     y = by + (bh - size_s) / 2
+    left = x
     for item, w in zip(items, widths):
         draw_icon(renderer, c, item, x, y, size_s, piece)
         x += w * scale + spacing_s
+    return left, y, left + total, y + size_s, "fill"
 
 
 class Icons:
@@ -111,4 +120,4 @@ class Icons:
         bx, by, bw, bh = rect
         size = p.get("icon_size", min(bw, bh))
         spacing = p.get("spacing", size * 0.15)
-        draw_icon_row(renderer, c, items, rect, size, spacing, str(p.get("align", "center")), piece)
+        return draw_icon_row(renderer, c, items, rect, size, spacing, str(p.get("align", "center")), piece)

@@ -97,3 +97,7 @@ class Image:
             raw = p.get("image", "")
             draw_image(renderer, c, rel, rect, str(p.get("fit", "cover")), piece,
                        renderer.source(raw, piece, where("image")))
+            # a picture may be transparent where it lies over text (a frame, an overlay): only
+            # its edges count, as an outline's do
+            x, y, w, h = rect
+            return x, y, x + w, y + h, "outline"

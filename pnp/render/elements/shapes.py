@@ -18,6 +18,16 @@ def _paint(renderer, box, piece, where):
     return fill, stroke
 
 
+def footprint(rect, fill, stroke, stroke_width: float, ellipse: bool = False):
+    """Where a shape filling ``rect`` puts ink, as :meth:`pnp.render.renderer.Renderer.draw_box`
+    reads it: (x0, y0, x1, y1, kind, ellipse), grown by half the stroke; None for no paint."""
+    if fill is None and stroke is None:
+        return None
+    x, y, w, h = rect
+    grow = stroke_width / 2 if stroke is not None else 0.0
+    return (x - grow, y - grow, x + w + grow, y + h + grow, "fill" if fill is not None else "outline", ellipse)
+
+
 class Rect:
     """A rectangle filling the box; rounded when it has a ``radius``."""
 
@@ -28,6 +38,7 @@ class Rect:
         p = box.props
         draw_shape(c, "rounded" if p.get("radius") else "square", *rect, fill, stroke,
                    p.get("stroke_width", 0.5), p.get("radius", 0.0))
+        return footprint(rect, fill, stroke, p.get("stroke_width", 0.5))
 
 
 class Ellipse:
@@ -46,6 +57,7 @@ class Ellipse:
             c.setLineWidth(box.props.get("stroke_width", 0.5))
         c.ellipse(bx, by, bx + bw, by + bh, stroke=1 if stroke else 0, fill=1 if fill else 0)
         c.restoreState()
+        return footprint(rect, fill, stroke, box.props.get("stroke_width", 0.5), ellipse=True)
 
 
 class Shape:
@@ -61,6 +73,7 @@ class Shape:
         if shape not in SHAPES:
             raise renderer.layouts.error(where("shape"), f"shape {shape!r} is not one of {', '.join(SHAPES)}")
         draw_shape(c, shape, *rect, fill, stroke, p.get("stroke_width", 0.5), p.get("radius", 0.0))
+        return footprint(rect, fill, stroke, p.get("stroke_width", 0.5), ellipse=shape == "circle")
 
 
 def draw_shape(c, shape: str, x: float, y: float, w: float, h: float, fill, stroke,

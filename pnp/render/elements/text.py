@@ -10,11 +10,13 @@ that fits, which ends in an ellipsis, and reported (``preflight.text-overflow``)
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ...design.elements import ELEMENT_SPECS
 from ..fonts import FONT_FILES, missing, register
 from ...model.facts import contradictions
-from ..preflight import icon_unknown, missing_glyph, printed_fact, right_to_left, text_outside, text_overflow
+from ..preflight import (icon_unknown, missing_glyph, printed_fact, right_to_left, small_text, text_outside,
+                         text_overflow)
 from .icons import draw_icon, icon_width
 
 ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
@@ -142,7 +144,8 @@ class TextFitter:
                    cut: bool, piece) -> None:
         """Draw fitted ``lines`` at ``size`` in ``rect``, aligned left, center or right and top,
         middle or bottom (middle centres the capitals of the middle line on the box's centre);
-        cut text is clipped to the box."""
+        cut text is clipped to the box. Returns where the glyphs lie, (x0, y0, x1, y1, "text")
+        pt from the first line's cap height to the last line's descender, or None."""
         from reportlab.pdfbase import pdfmetrics
 
         bx, by, bw, bh = rect
@@ -161,6 +164,17 @@ class TextFitter:
                 top = by + bh - max(0.0, (bh - block) / 2)
         elif valign == "bottom":
             top = by + block
+        lefts = [bx + (bw - width) / 2 if align == "center" else (bx + bw - width if align == "right" else bx)
+                 for _, width in lines]
+        ink = None
+        if lines:
+            x0 = min(lefts)
+            x1 = max(left + width for left, (_, width) in zip(lefts, lines))
+            y1 = top - ascent + _ink_above(lines[0], cap / s, ascent / s) * s
+            y0 = top - ascent - (len(lines) - 1) * line_h - (descent if _descends(lines[-1]) else 0.02 * s)
+            if cut:
+                x0, y0, x1, y1 = max(x0, bx), max(y0, by), min(x1, bx + bw), min(y1, by + bh)
+            ink = (x0, y0, x1, y1, "text")
         c.saveState()
         if cut:
             path = c.beginPath()
@@ -195,6 +209,35 @@ class TextFitter:
                         c.setFillColor(color)
                         x += icon_width(self.renderer, t, icon_size) + 0.05 * s
         c.restoreState()
+        return ink
+
+
+DESCENDERS = set("gjpqyQ,;()[]{}|/_@$§µ")
+"""Characters whose ink reaches below the baseline (the glyph footprint counts the descender
+only for lines holding one)."""
+ASCENDERS = set("bdfhklt")
+"""Lower-case letters taller than the capitals (about 0.76 em in DejaVu against 0.73)."""
+
+
+def _line_text(line) -> tuple[str, bool]:
+    """The characters of a fitted line, and whether it holds an inline icon."""
+    words, _ = line
+    text = "".join(t for runs in words for kind, t in runs if kind == "text")
+    return text, any(kind != "text" for runs in words for kind, _ in runs)
+
+
+def _descends(line) -> bool:
+    text, icons = _line_text(line)
+    return icons or any(ch in DESCENDERS for ch in text)
+
+
+def _ink_above(line, cap: float, ascent: float) -> float:
+    """How far above the baseline the ink of ``line`` reaches, in ems: the cap height, a little
+    more for ascenders, the font's ascent for accented capitals, symbols and inline icons."""
+    text, icons = _line_text(line)
+    if icons or any(ord(ch) > 0x7F and not unicodedata.category(ch).startswith("Ll") for ch in text):
+        return ascent
+    return max(cap, 0.76) if any(ch in ASCENDERS for ch in text) else cap
 
 
 class Text:
@@ -239,6 +282,11 @@ class Text:
         s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
         if cut:
             renderer.note((key, box.name, "overflow"), text_overflow(source, min_size, text, key))
+        if s < renderer.min_text_size - 1e-6:
+            setting = "min_size" if "min_size" in p and s <= min_size + 1e-6 else "size"
+            renderer.note((key, box.name, "small"), small_text(
+                renderer.layouts.location(where(setting)), "the text", s, renderer.min_text_size,
+                f"give the box a {setting} of at least {renderer.min_text_size:g}, and the room it needs", key))
         color = renderer.color(p.get("color", "black"), ctx, where("color"), role="text")
-        fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
-                          str(p.get("valign", "top")), cut, piece)
+        return fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
+                                 str(p.get("valign", "top")), cut, piece)

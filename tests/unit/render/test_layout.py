@@ -110,7 +110,8 @@ def test_missing_glyph_is_reported(tiny, tmp_path):
 def test_inline_icons_are_drawn_and_an_unknown_name_is_an_error_that_prints_as_typed(tiny, tmp_path):
     result, pdf = build(tiny, tmp_path, 'a,A,1,red,"Pay :fire: at 10:30:15 :fier: a:b:c",1\n', text_layout())
     # :fier: is meant as an icon; 10:30:15 and a:b:c are not
-    assert problems(result) == [("layout.icon-unknown", "tiny/cards.csv:2:5 (text)", "cards/a")]
+    assert [p for p in problems(result) if p[0] != "preflight.small-text"] == [
+        ("layout.icon-unknown", "tiny/cards.csv:2:5 (text)", "cards/a")]
     assert "no icon 'fier'" in error_text(result) and "did you mean 'fire'?" in error_text(result)
     page = pdf.pages[2]
     text = page.extract_text()
@@ -330,3 +331,75 @@ def test_an_icon_row_item_that_is_no_icon_is_a_warning_with_the_closest_name(tin
     (pip,) = [f for f in result.findings if f.rule == "layout.icon-pip"]
     assert pip.severity == "warning" and "no icon 'fyre'" in pip.message and "did you mean 'fire'?" in pip.hint
     assert "fyre" in pdf.pages[2].extract_text()  # still drawn, as a labelled pip
+
+
+def test_an_icon_label_or_text_below_6_pt_is_a_warning_at_its_setting(tiny, tmp_path):
+    layouts = text_layout('[layouts.action.boxes.row]\ntype = "icons"\nitems = "[\'fire\', \'fire\']"\n'
+                          'x = "5mm"\ny = "60mm"\nwidth = "30mm"\nheight = "3mm"\n', size=5, min_size=5)
+    result, pdf = build(tiny, tmp_path, "a,A,1,red,Tiny words,1\n", layouts)
+    small = {(f.location, f.piece): f.message for f in result.findings if f.rule == "preflight.small-text"}
+    assert small == {
+        ("tiny/templates/layouts.toml:5 (icons.fire.label)", "cards/a"):
+            "the label 'F' of icon 'fire' prints at 4.3 pt, below 6 pt, too small to read or print cleanly",
+        ("tiny/templates/layouts.toml:16 (layouts.action.boxes.text.min_size)", "cards/a"):
+            "the text prints at 5.0 pt, below 6 pt, too small to read or print cleanly"}
+    # measured in the PDF: the label is drawn at the size the warning names
+    sizes = {round(ch["size"], 1) for ch in pdf.pages[2].chars if ch["text"] == "F"}
+    assert 4.3 in sizes
+
+
+def test_labels_at_6_pt_raise_nothing(tiny, tmp_path):
+    layouts = text_layout('[layouts.action.boxes.row]\ntype = "icons"\nitems = "[\'fire\']"\n'
+                          'x = "5mm"\ny = "60mm"\nwidth = "30mm"\nheight = "4.3mm"\n')  # 12.2 pt x 0.5
+    result, _ = build(tiny, tmp_path, "a,A,1,red,Words,1\n", layouts)
+    assert not [f for f in result.findings if f.rule == "preflight.small-text"]
+
+
+OVERLAP = text_layout().replace('[layouts.red]', '''[layouts.action.boxes.badge]
+type = "shape"
+shape = "circle"
+x = "40mm"
+y = "3mm"
+width = "12mm"
+height = "12mm"
+fill = "#C0392B"
+{badge}
+[layouts.red]''')
+
+
+def overlap_findings(tiny, tmp_path, badge: str = "", text: str = "Words enough to fill the first line and more") -> list[tuple[str, str, str]]:
+    result, _ = build(tiny, tmp_path, f"a,A,1,red,{text},1\n", OVERLAP.replace("{badge}", badge))
+    return [(f.location, f.message, f.piece) for f in result.findings if f.rule == "preflight.text-overlap"]
+
+
+def test_a_badge_over_a_label_is_a_warning_at_the_badge(tiny, tmp_path):
+    # the lines run from 5 mm to about 47 mm across; the badge spans 40 to 52 mm
+    assert overlap_findings(tiny, tmp_path) == [(
+        "tiny/templates/layouts.toml:22 (layouts.action.boxes.badge.y)",
+        "box 'badge' covers the text of box 'text' by 7.0 mm", "cards/a")]
+
+
+def test_an_intended_overlap_and_a_badge_clear_of_the_text_raise_nothing(tiny, tmp_path):
+    assert overlap_findings(tiny, tmp_path, badge="overlap = true") == []
+    assert overlap_findings(tiny, tmp_path, text="Hi") == []  # a short line ends left of the badge
+
+
+def test_text_across_the_edge_of_a_panel_under_it_is_a_warning_but_a_panel_holding_it_is_not(tiny, tmp_path):
+    layouts = text_layout().replace('[layouts.action.boxes.text]', '''[layouts.action.boxes.panel]
+type = "rect"
+x = "0mm"
+y = "0mm"
+width = "63.5mm"
+height = "{panel}"
+fill = "#EEEEEE"
+[layouts.action.boxes.text]''')
+    result, _ = build(tiny, tmp_path, "a,A,1,red,Hello,1\n", layouts.replace("{panel}", "6.5mm"))
+    (found,) = [f for f in result.findings if f.rule == "preflight.text-overlap"]
+    assert found.message.startswith("the text of box 'text' runs ") and "across the edge of box 'panel'" in found.message
+    result, _ = build(tiny, tmp_path, "a,A,1,red,Hello,1\n", layouts.replace("{panel}", "20mm"))
+    assert not [f for f in result.findings if f.rule == "preflight.text-overlap"]
+
+
+def test_overlap_must_be_true_or_false(tiny, tmp_path):
+    with pytest.raises(LayoutError, match="overlap must be true or false, not 'yes'"):
+        build(tiny, tmp_path, "a,A,1,red,Hi,1\n", OVERLAP.replace("{badge}", 'overlap = "yes"'))
