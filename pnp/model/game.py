@@ -29,7 +29,7 @@ class ColumnSpec:
     """How one CSV column is read: its type and the constraints on its values.
 
     ``ref`` names another component (its id column is the target) for type ``ref``, or for the
-    items of a ``list`` whose items must be ids of that component.
+    items of a ``list`` whose items must be ids of that component. ``default`` fills blank cells.
     """
 
     name: str
@@ -41,6 +41,8 @@ class ColumnSpec:
     ref: str | None = None
     separator: str = ";"
     description: str = ""
+    default: Any = None
+    """The typed value a blank cell takes (None: blank stays None)."""
 
 
 @dataclass

@@ -62,6 +62,7 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
         return
     for record in raw.records:
         values: dict[str, Any] = {}
+        bad: set[str] = set()
         cells: dict[str, tuple[int, int]] = {}
         for name, spec in declared.items():
             index = positions[name]
@@ -74,7 +75,10 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
                 errors.append(DataError(exc.message, location=loc, hint=exc.hint or None,
                                         rule=exc.rule or "schema.type"))
                 values[name] = None
+                bad.add(name)
                 continue
+            if value is None and spec.default is not None:
+                value = spec.default
             if value is None and spec.required:
                 what = {"int": "a whole number", "float": "a number", "bool": "yes or no"}.get(
                     spec.type, "a value")
@@ -86,6 +90,8 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
                   raw.display, record.line, cells)
         if comp.copies_column:
             copies = values.get(comp.copies_column)
+            if copies is None and comp.copies_column not in bad and not declared[comp.copies_column].required:
+                copies = row.values[comp.copies_column] = 1  # blank, optional, no default: one copy
             row.copies = copies if isinstance(copies, int) else 0
             if isinstance(copies, int) and copies < 0:
                 errors.append(DataError(

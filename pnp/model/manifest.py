@@ -11,17 +11,18 @@ hint; nothing is guessed.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from msgspec import Meta, Struct
 
 from ..core import units
-from ..core.errors import Location, ManifestError
+from ..core.errors import Location, ManifestError, Problem
 from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
 from ..core.tomlpos import toml_error
-from .cells import COLOR_RE, ID_RE
+from .cells import COLOR_RE, ID_RE, parse_cell
 from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
 
 Scalar = Union[str, int, float, bool]
@@ -47,6 +48,7 @@ class ColumnTable(Struct, forbid_unknown_fields=True):
     ref: Union[str, None] = None
     separator: str = ";"
     description: str = ""
+    default: Union[Scalar, None] = None
 
 
 class ComponentTable(Struct):
@@ -119,8 +121,19 @@ def _column(file: TomlFile, where: str, name: str, raw: Any) -> ColumnSpec:
     if spec.type == "ref" and not spec.ref:
         raise file.error(f"{key}.ref", f"ref column {name!r} must name the component it refers to",
                          'add ref = "component-id"', ManifestError)
-    return ColumnSpec(name=name, type=spec.type, required=spec.required, values=values, min=spec.min,
-                      max=spec.max, ref=spec.ref, separator=spec.separator, description=spec.description)
+    column = ColumnSpec(name=name, type=spec.type, required=spec.required, values=values, min=spec.min,
+                        max=spec.max, ref=spec.ref, separator=spec.separator, description=spec.description)
+    if spec.default is None:
+        return column
+    written = ("yes" if spec.default else "no") if isinstance(spec.default, bool) else str(spec.default)
+    try:
+        default = parse_cell(column, written)
+    except Problem as exc:
+        raise file.error(f"{key}.default", f"the default {spec.default!r} is not a value of this column: "
+                         f"{exc.message}", exc.hint or None, ManifestError) from None
+    if default is None:
+        raise file.error(f"{key}.default", "the default is blank", "leave default out for blank cells", ManifestError)
+    return replace(column, default=default)
 
 
 def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data: Any) -> Component:

@@ -193,3 +193,33 @@ def test_table_outside_game_folder_is_refused(tiny):
     (tiny / "game.toml").write_text(manifest.replace('table = "cards.csv"', 'table = "../cards.csv"'))
     with pytest.raises(ManifestError, match="outside the game folder"):
         load_game(tiny, "g")
+
+
+def optional_copies(tiny, column: str) -> None:
+    manifest = tiny / "game.toml"
+    manifest.write_text("\n".join(column if line.startswith("copies = {") else line
+                                  for line in manifest.read_text().splitlines()) + "\n")
+
+
+def test_a_blank_optional_copy_count_is_one_copy_or_the_columns_default(tiny):
+    write(tiny, HEADER + "\nfire,Fire,2,red,,\nleaf,Leaf,1,green,,0\nsun,Sun,1,red,,2\n")
+    optional_copies(tiny, 'copies = { type = "int", min = 0, required = false }')
+    cards = load_game(tiny, "g").components["cards"]
+    assert {r.id: r.copies for r in cards.rows} == {"fire": 1, "leaf": 0, "sun": 2}
+    assert cards.by_id()["fire"]["copies"] == 1  # rules and templates see the same count
+    optional_copies(tiny, 'copies = { type = "int", min = 0, required = false, default = 3 }')
+    cards = load_game(tiny, "g").components["cards"]
+    assert {r.id: r.copies for r in cards.rows} == {"fire": 3, "leaf": 0, "sun": 2}
+
+
+def test_a_default_fills_blank_cells_and_must_be_a_value_of_the_column(tiny):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text().replace('text = { type = "text", required = false }',
+                                                     'text = { type = "text", required = false, default = "No effect." }'))
+    assert load_game(tiny, "g").components["cards"].by_id()["leaf"]["text"] == "No effect."
+    manifest.write_text(manifest.read_text().replace('cost = { type = "int", min = 0, max = 9 }',
+                                                     'cost = { type = "int", min = 0, max = 9, default = "two" }'))
+    with pytest.raises(ManifestError) as info:
+        load_game(tiny, "g")
+    assert str(info.value.location) == "g/game.toml:19 (components.cards.columns.cost.default)"
+    assert "the default 'two' is not a value of this column" in info.value.message
