@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
 import os
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -12,6 +14,37 @@ from ..core.errors import PnpError
 
 MAX_LISTED = 8
 """A part that wrote more files than this is reported as a count and their folder."""
+
+ASCII = {"→": "->", "←": "<-", "✓": "ok", "✔": "ok", "✗": "x", "✘": "x", "×": "x", "…": "...", "·": "-",
+         "–": "-", "—": "--", "−": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "≤": "<=", "≥": ">=",
+         "°": " deg", "•": "*", "★": "*"}
+"""What a message's characters become on a console that cannot show them (Windows' cp1252, a
+C-locale pipe); anything else prints as ``\\u2603``-style escapes, never as an error."""
+
+
+def _ascii(exc: UnicodeError):
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start:exc.end]
+    return "".join(ASCII.get(ch) or ch.encode("ascii", "backslashreplace").decode() for ch in text), exc.end
+
+
+codecs.register_error("pnp-ascii", _ascii)
+
+
+def fall_back_to_ascii(stream) -> None:
+    """Let ``stream`` (stdout, stderr) print any message: where its encoding lacks a character,
+    that character is written as its ASCII stand-in (:data:`ASCII`) instead of raising
+    UnicodeEncodeError."""
+    if getattr(stream, "errors", "strict") == "strict" and hasattr(stream, "reconfigure"):
+        try:
+            "→✓…".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            stream.reconfigure(errors="pnp-ascii")
+
+
+for _stream in (sys.stdout, sys.stderr):
+    fall_back_to_ascii(_stream)
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -225,3 +225,20 @@ def test_check_strict_and_build_strict_agree_on_every_bundled_game(game, tmp_pat
     assert checked.returncode == built.returncode, (checked.stdout, built.stdout)
     # a game whose warnings fail --strict gets nothing written
     assert (tmp_path / "out" / game).is_dir() == (built.returncode == 0)
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+def test_a_console_that_cannot_show_a_character_gets_ascii_not_a_traceback(tiny, encoding):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire 漢 Ice,2,red,,3\nleaf,Leaf,1,green,,2\n",
+                                    encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pnp", "check", str(tiny)], capture_output=True,
+                            env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": encoding})
+    assert result.returncode == 0, result.stderr.decode(encoding, "replace")
+    shown = result.stdout.decode(encoding)
+    assert "has no glyph for '\\u6f22' (U+6F22)" in shown and "Traceback" not in shown
+
+
+def test_ascii_stand_ins_for_the_characters_messages_use():
+    from pnp.cli.output import ASCII
+    assert "Fire → Ice ✓ …".encode("ascii", "pnp-ascii") == b"Fire -> Ice ok ..."
+    assert all(v.isascii() for v in ASCII.values())
