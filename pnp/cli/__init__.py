@@ -16,6 +16,7 @@ from .app import app
 from .output import err
 
 # each module adds its command to app; --help lists them in this order
+from . import new  # noqa: E402,F401  isort: skip
 from . import listing  # noqa: E402,F401  isort: skip
 from . import check  # noqa: E402,F401  isort: skip
 from . import build  # noqa: E402,F401  isort: skip

@@ -3,7 +3,6 @@ card sheets, boards, tokens, rulebook and the export targets the manifest lists.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,7 +12,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper, PaperOpt,
                       load_options, sheet_options)
-from .output import print_build, resolve_games, run_games
+from .output import print_build, resolve_games, run_games, output_root
 
 
 def describe(name: str, result) -> str:
@@ -30,7 +29,7 @@ def describe(name: str, result) -> str:
 @app.command()
 def build(
     games: GameArg = None,
-    output: OutputOpt = Path("output"),
+    output: OutputOpt = None,
     paper: PaperOpt = Paper("letter"),
     flip: FlipOpt = Flip.LONG,
     gutter_fold: GutterFoldOpt = False,
@@ -53,7 +52,7 @@ def build(
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     settings = BuildSettings(opts, max_image_pixels, force, strict, jobs)
     failed = False
-    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter), write=True):
+    for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter), write=True):
         failed = print_build(report, strict, describe) or failed
     if failed:
         raise typer.Exit(1)

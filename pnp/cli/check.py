@@ -18,7 +18,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, TargetOpt, load_options, sheet_options)
-from .output import out, print_report, resolve_games, run_games
+from .output import out, print_report, resolve_games, run_games, output_root
 
 
 @app.command()
@@ -29,7 +29,7 @@ def check(
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
     target: TargetOpt = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where pnp build writes (default: output): parts a build there made from the same inputs are not drawn again. Nothing is written.")] = Path("output"),
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False, help="Where pnp build writes (default: output/, or the game folder's own output/ when run inside one): parts a build there made from the same inputs are not drawn again. Nothing is written.")] = None,
     paper: PaperOpt = Paper("letter"),
     flip: FlipOpt = Flip.LONG,
     gutter_fold: GutterFoldOpt = False,
@@ -55,7 +55,7 @@ def check(
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()))
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
-    reports = run_games(sources, output, settings, load, write=False)
+    reports = run_games(sources, output_root(output, games), settings, load, write=False)
     bad = any(failing(r.findings, strict) for r in reports)
     analyses: dict = {}
     written: dict = {}

@@ -12,15 +12,15 @@ from rich.markup import escape
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, TargetOpt, load_options
-from .output import out, print_build, resolve_games, run_games
+from .output import out, print_build, resolve_games, run_games, output_root
 
 
 @app.command()
 def export(
     games: GameArg = None,
     target: TargetOpt = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write into; files go to "
-                                         "OUTPUT/<game>/export/<target>/.")] = Path("output"),
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False, help="Folder to write into; files go to "
+                                         "OUTPUT/<game>/export/<target>/ (default: output/, or the game folder's own output/ when run inside one).")] = None,
     url_prefix: Annotated[Optional[str], typer.Option(
         help="Tabletop Simulator: the web folder the sheets will be uploaded to (image URLs become "
              "URL_PREFIX + file name). Default: file:/// paths of the written sheets.",
@@ -50,7 +50,7 @@ def export(
                              outputs=("export",), targets=tuple(target or ()), manifest_targets=not target,
                              url_prefix=url_prefix)
     failed = False
-    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter),
+    for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False):
         if report.loaded and not report.ran:
             out.print(f"[bold]{escape(report.title)}[/bold]: [red]no --target given and game.toml lists no "

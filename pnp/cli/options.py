@@ -93,8 +93,10 @@ BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                          help="Largest bleed past each trim, where the space allows.")]
 ContactSheetsOpt = Annotated[bool, typer.Option(
     "--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")]
-OutputOpt = Annotated[Path, typer.Option(
-    "--output", "-o", help="Folder the games' outputs go in; each game gets a subfolder.")]
+OutputOpt = Annotated[Optional[Path], typer.Option(
+    "--output", "-o", show_default=False,
+    help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "
+         "game folder's own output/ when run inside one).")]
 JobsOpt = Annotated[Optional[int], typer.Option(
     min=1, help="Games (and export rasters) processed side by side (default: up to 2).", show_default=False)]
 TargetOpt = Annotated[Optional[list[str]], typer.Option(

@@ -51,10 +51,15 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def resolve_games(games: list[str] | None):
-    """The :class:`~pnp.model.games.GameSource` of each GAME argument; every bundled game when
-    there are none."""
-    from ..model.games import bundled_ids, find_game
+    """The :class:`~pnp.model.games.GameSource` of each GAME argument. With none, the game
+    folder the command runs in (the current directory or a parent holding game.toml), else
+    every bundled game."""
+    from ..model.games import bundled_ids, find_game, local_game
 
+    if not games:
+        here = local_game()
+        if here is not None:
+            return [here]
     names = games or bundled_ids()
     if not names:
         raise PnpError("no bundled games found", hint="give a path to a game folder")
@@ -80,6 +85,20 @@ def print_report(report, strict: bool = False, infos: bool = True) -> None:
     from ..validate.report import report_lines
 
     print_lines(report_lines(report, strict, infos))
+
+
+def output_root(output: Path | None, games: list[str] | None) -> Path:
+    """Where outputs go: ``--output`` when given; inside a game folder with no GAME argument,
+    that folder's own ``output/``; else ``output/`` here."""
+    if output is not None:
+        return output
+    if not games:
+        from ..model.games import local_game
+
+        here = local_game()
+        if here is not None:
+            return Path(here.display) / "output"
+    return Path("output")
 
 
 def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True):

@@ -4,7 +4,6 @@ checks each game first and writes nothing when an error is found, unless ``--for
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -12,8 +11,8 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, Paper, load_options
-from .output import out, print_build, resolve_games, run_games
+from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, OutputOpt, Paper, load_options
+from .output import out, print_build, resolve_games, run_games, output_root
 
 @app.command("rulebook")
 def rulebook(
@@ -26,8 +25,7 @@ def rulebook(
     booklet: Annotated[bool, typer.Option(
         "--booklet", help="Also write a saddle-stitch booklet: 2-up landscape sheets to print "
                           "double-sided (flip on the short edge), fold and staple.")] = False,
-    output: Annotated[Path, typer.Option(
-        "--output", "-o", help="Folder to write into; each game gets a subfolder.")] = Path("output"),
+    output: OutputOpt = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Write even when errors are found.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too: exit 1, nothing written.")] = False,
@@ -47,7 +45,7 @@ def rulebook(
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, outputs=("rulebook",),
                              rulebook_paper=paper.value, booklet=booklet)
     failed = False
-    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter),
+    for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False):
         result = next(iter(report.ran.values()), None)
         if result is not None and any(f.rule == "rulebook.none" for f in result.findings):

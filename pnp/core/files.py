@@ -40,9 +40,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+BUILD_RECORD = ".pnp-build.json"
+"""The file every game's output folder holds (:mod:`pnp.pipeline.cache`)."""
+
+
 def game_files(folder: Path) -> list[Path]:
-    """Every file of a game or template folder, hidden files excepted, in a stable order."""
+    """Every file of a game or template folder, in a stable order, leaving out hidden files and
+    the outputs a build wrote into the folder (``output/`` inside a game folder: any folder
+    holding a build record, and the folder holding that)."""
     if not folder.is_dir():
         return []
+    outputs = {record.parent for record in folder.rglob(BUILD_RECORD)}
+    outputs |= {o.parent for o in outputs if o.parent != folder}
     return sorted(p for p in folder.rglob("*") if p.is_file() and not any(
-        part.startswith(".") for part in p.relative_to(folder).parts))
+        part.startswith(".") for part in p.relative_to(folder).parts) and not any(
+        parent in outputs for parent in p.parents))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+import os
 from pathlib import Path
 
 from ..core.errors import PnpError
@@ -108,6 +109,17 @@ def source_of(path: Path, display: str) -> GameSource:
     if gid is None:
         return GameSource(Path(path), display)
     return GameSource(Path(path), display, *templates_for(path, display, gid))
+
+
+def local_game(start: Path | None = None) -> GameSource | None:
+    """The game folder that ``start`` (default: the current directory) is in: the nearest of it
+    and its parents holding ``game.toml``, named relative to ``start`` (``.``, ``..``); None
+    outside any game folder."""
+    here = Path.cwd() if start is None else Path(start)
+    for folder in (here, *here.resolve().parents):
+        if (folder / "game.toml").is_file():
+            return source_of(folder, os.path.relpath(folder, here))
+    return None
 
 
 def find_game(game: str) -> GameSource:

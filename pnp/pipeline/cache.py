@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..core.files import file_digest, write_atomic
+from ..core.files import BUILD_RECORD, file_digest, write_atomic
 from ..core.findings import Finding
 
-RECORD = ".pnp-build.json"
+RECORD = BUILD_RECORD
 
 
 def inputs_key(files: Iterable[Path], options: object, root: Path | None = None) -> str:
