@@ -32,10 +32,10 @@ from typing import Any, Callable
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import BuildError
 from ..core.findings import Finding
+from .pdfcanvas import Canvas
 
 _HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 NEAR_BLACK = 1.0 - 2.5 / 255

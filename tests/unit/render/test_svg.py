@@ -1,6 +1,7 @@
-"""SVG art is drawn in embedded fonts only (print-specs.md §6 and §8 check 6), measured in the
-PDFs a build writes for the SVG test game (tests/fixtures/svgart: SVG art on cards, a back,
-tokens and in the rulebook, one SVG with <text> in fonts pnp does not have)."""
+"""SVG art as printed: in embedded fonts only (print-specs.md §6 and §8 check 6), its text where
+the SVG puts it, its gradients painted, measured in the PDFs a build writes for the SVG test
+game (tests/fixtures/svgart: SVG art on cards, a back, tokens and in the rulebook, one SVG with
+<text> in fonts pnp does not have, a linear and a radial gradient)."""
 
 from __future__ import annotations
 
@@ -157,3 +158,44 @@ def test_svg_text_is_painted_at_300_dpi(built):
     ink = np.abs(region - np.array([0x7A, 0x4B, 0x1E])).sum(axis=2) < 40
     paper = np.abs(region - np.array([0xF4, 0xE4, 0xC1])).sum(axis=2) < 12
     assert ink.sum() > 150 and paper.sum() > ink.sum()
+
+
+def _gradient(t: float) -> np.ndarray:
+    """sky.svg's linear gradient at t (0 top, 1 bottom): #1E90FF, #FFD700 at 0.6, #C0392B."""
+    stops = [(0.0, (0x1E, 0x90, 0xFF)), (0.6, (0xFF, 0xD7, 0x00)), (1.0, (0xC0, 0x39, 0x2B))]
+    for (t0, c0), (t1, c1) in zip(stops, stops[1:]):
+        if t0 <= t <= t1:
+            f = (t - t0) / (t1 - t0)
+            return np.array([a + f * (b - a) for a, b in zip(c0, c1)])
+    raise ValueError(t)
+
+
+def test_a_gradient_inside_a_card_drawn_as_a_form_is_painted(built):
+    """Cards on a sheet are form XObjects; the gradient's shading is among the form's own
+    resources, so it is painted (it used to be left out, and pdfium painted the clip black).
+    The sky box is 22 x 9 mm at (6 mm, 30 mm); the 100 x 100 SVG covers it at 0.22 mm per unit,
+    centred, so the box shows SVG rows 29.55 to 70.45. Sampled 2.2 mm in from the box's left
+    edge (clear of the circle), 0.3 mm inside its top and bottom, at 300 dpi."""
+    path = built / "svgart-cards.pdf"
+    shaded = 0
+    with pikepdf.open(path) as pdf:
+        for _, form in pdf.pages[2].Resources.XObject.items():
+            used = {str(operands[0]) for operands, op in pikepdf.parse_content_stream(form) if str(op) == "sh"}
+            assert used <= set((form.Resources.get("/Shading") or {}).keys())
+            shaded += len(used)
+    assert shaded  # the faces' forms paint the gradient
+    scale = 300 / 72
+    image = np.asarray(pdfium.PdfDocument(path)[2].render(scale=scale).to_pil().convert("RGB")).astype(int)
+    unit = 0.22 * MM
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[2]
+        cards = trims(page, back=False, card_h=CARD_H)
+        height = page.height
+    for card in cards:
+        top = card.y + CARD_H
+        x = card.x + 6 * MM + 10 * unit
+        for inset in (0.3 * MM, 9 * MM - 0.3 * MM):
+            y = top - 30 * MM - inset
+            t = (29.55 + inset / unit) / 100
+            pixel = image[int((height - y) * scale), int(x * scale)]
+            assert np.abs(pixel - _gradient(t)).max() <= 6, (card, inset, pixel, _gradient(t))
