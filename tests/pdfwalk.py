@@ -1,5 +1,5 @@
 """Walking a real PDF the way a print shop's preflight does, with pikepdf: every font every page
-uses, and whether it is embedded.
+uses and whether it is embedded, and every use of RGB colour.
 
 Every page is walked with everything it draws through, recursively: its resources, the form
 XObjects it places (and theirs), tiling patterns, the transparency groups of soft masks, the
@@ -116,3 +116,145 @@ def unembedded(pdf_path: Path) -> list[str]:
     """``file page path BaseFont (Subtype)`` for every font of the PDF that is not embedded."""
     return [f"{pdf_path.name} p{u.page} {u.path} {u.base_font} ({u.subtype})"
             for u in fonts(pdf_path) if not u.embedded]
+
+
+# --------------------------------------------------------------------------------------------
+# colour spaces
+
+DEVICE = {"/DeviceRGB": True, "/RGB": True, "/CalRGB": True, "/DeviceCMYK": False, "/CMYK": False,
+          "/DeviceGray": False, "/G": False, "/Pattern": False}
+"""Colour space names (inline images use the short ones) and whether each is RGB."""
+
+
+def rgb_space(space, resources=None) -> bool:
+    """Whether a colour space (a name, a resource name looked up in ``resources``, or an array)
+    is RGB or built on RGB: DeviceRGB, CalRGB, an ICC profile of 3 components, and Indexed,
+    Separation, DeviceN or Pattern spaces whose base or alternate is one of those."""
+    if space is None:
+        return False
+    if isinstance(space, pikepdf.Name):
+        name = str(space)
+        if name in DEVICE:
+            return DEVICE[name]
+        named = ((resources or {}).get("/ColorSpace") or {}).get(name)
+        return named is not None and rgb_space(named, resources)
+    if isinstance(space, pikepdf.Array) and len(space) > 0:
+        family = str(space[0])
+        if family == "/CalRGB":
+            return True
+        if family == "/ICCBased":
+            return int(space[1].get("/N", 0)) == 3
+        if family in ("/Indexed", "/I", "/Pattern"):
+            return len(space) > 1 and rgb_space(space[1], resources)
+        if family in ("/Separation", "/DeviceN"):
+            return rgb_space(space[2], resources)
+        return len(space) == 1 and rgb_space(space[0], resources)
+    return False
+
+
+class _Colours:
+    def __init__(self, name: str):
+        self.name = name
+        self.found: list[str] = []
+        self.seen: set = set()
+
+    def note(self, page: int, path: str, what: str) -> None:
+        self.found.append(f"{self.name} p{page} {path}: {what}".replace("  ", " "))
+
+    def holder(self, holder, page: int, path: str, inherited=None) -> None:
+        """A page, form XObject, tiling pattern or glyph: its group, resources and content."""
+        key = holder.objgen
+        if key != (0, 0):
+            if key in self.seen:
+                return
+            self.seen.add(key)
+        group = holder.get("/Group")
+        if isinstance(group, pikepdf.Dictionary) and rgb_space(group.get("/CS")):
+            self.note(page, path, "transparency group in RGB")
+        resources = holder.get("/Resources", inherited)
+        self.resources(resources, page, path)
+        if isinstance(holder, pikepdf.Stream) or "/Contents" in holder:
+            self.content(holder, resources, page, path)
+
+    def resources(self, res, page: int, path: str) -> None:
+        if res is None:
+            return
+        for name, space in (res.get("/ColorSpace") or {}).items():
+            if rgb_space(space, res):
+                self.note(page, f"{path} {name}", "RGB colour space resource")
+        for name, shading in (res.get("/Shading") or {}).items():
+            if rgb_space(shading.get("/ColorSpace"), res):
+                self.note(page, f"{path} {name}", "RGB shading")
+        for name, pattern in (res.get("/Pattern") or {}).items():
+            if pattern.get("/PatternType") == 2:
+                if rgb_space(pattern.Shading.get("/ColorSpace"), res):
+                    self.note(page, f"{path} {name}", "RGB shading pattern")
+            else:
+                self.holder(pattern, page, f"{path} {name}")
+        for name, xobject in (res.get("/XObject") or {}).items():
+            if xobject.get("/Subtype") == "/Form":
+                self.holder(xobject, page, f"{path} {name}")
+            elif xobject.get("/Subtype") == "/Image":
+                for part, image in (("", xobject), (" soft mask", xobject.get("/SMask"))):
+                    if isinstance(image, pikepdf.Stream) and rgb_space(image.get("/ColorSpace"), res):
+                        self.note(page, f"{path} {name}{part}", "RGB image")
+        for name, state in (res.get("/ExtGState") or {}).items():
+            mask = state.get("/SMask")
+            if isinstance(mask, pikepdf.Dictionary) and "/G" in mask:
+                self.holder(mask.G, page, f"{path} {name}")
+        for name, font in (res.get("/Font") or {}).items():
+            if font.get("/Subtype") == "/Type3":
+                inner = font.get("/Resources", res)
+                self.resources(inner, page, f"{path} {name}")
+                for glyph, proc in (font.get("/CharProcs") or {}).items():
+                    self.content(proc, inner, page, f"{path} {name} {glyph}")
+
+    def content(self, stream, res, page: int, path: str) -> None:
+        """Colour operators, with the current fill and stroke colour spaces tracked through q/Q."""
+        fill = stroke = pikepdf.Name("/DeviceGray")
+        stack = []
+        for operands, op in pikepdf.parse_content_stream(stream):
+            name = str(op)
+            if name == "q":
+                stack.append((fill, stroke))
+            elif name == "Q" and stack:
+                fill, stroke = stack.pop()
+            elif name in ("rg", "RG"):
+                self.note(page, path, f"{name} operator {[float(v) for v in operands]}")
+            elif name in ("g", "k"):
+                fill = pikepdf.Name("/DeviceGray" if name == "g" else "/DeviceCMYK")
+            elif name in ("G", "K"):
+                stroke = pikepdf.Name("/DeviceGray" if name == "G" else "/DeviceCMYK")
+            elif name in ("cs", "CS"):
+                if rgb_space(operands[0], res):
+                    self.note(page, path, f"{name} {operands[0]} (RGB)")
+                if name == "cs":
+                    fill = operands[0]
+                else:
+                    stroke = operands[0]
+            elif name in ("sc", "scn", "SC", "SCN"):
+                if rgb_space(fill if name in ("sc", "scn") else stroke, res):
+                    self.note(page, path, f"{name} in an RGB colour space")
+            elif name == "INLINE IMAGE":
+                info = operands[0].obj
+                if rgb_space(info.get("/ColorSpace"), res):
+                    self.note(page, path, "RGB inline image")
+
+
+def rgb_uses(pdf_path: Path) -> list[str]:
+    """Every use of RGB anywhere in the PDF at ``pdf_path`` (``file pN path: what``): colour
+    operators (rg/RG, and sc/scn/SC/SCN in an RGB space), RGB colour spaces (set with cs/CS or
+    kept as resources), images and inline images, shadings and shading patterns, transparency
+    groups, on every page and inside every form XObject, tiling pattern, soft mask, Type 3
+    glyph and annotation appearance, recursively."""
+    walk = _Colours(pdf_path.name)
+    with pikepdf.open(pdf_path) as pdf:
+        for i, page in enumerate(pdf.pages, start=1):
+            walk.holder(page.obj, i, "", page.resources)
+            for annot in page.obj.get("/Annots") or []:
+                appearance = (annot.get("/AP") or {}).get("/N")
+                states = [appearance] if isinstance(appearance, pikepdf.Stream) else \
+                    list(appearance.values()) if isinstance(appearance, pikepdf.Dictionary) else []
+                for state in states:
+                    walk.holder(state, i, "/Annots")
+    return walk.found

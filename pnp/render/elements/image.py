@@ -43,7 +43,12 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
         scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
         c.translate(bx + (bw - iw * scale) / 2, by + (bh - ih * scale) / 2)
         c.scale(scale, scale)
-        draw_svg(c, drawing)
+        scope = getattr(c, "art_scope", None)  # a CMYK canvas names the art its conversions come from
+        if scope is None:
+            draw_svg(c, drawing)
+        else:
+            with scope(rel, path_location(renderer, path)):
+                draw_svg(c, drawing)
         c.restoreState()
         return
     reader = renderer.images.get(path)
