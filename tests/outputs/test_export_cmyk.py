@@ -177,3 +177,123 @@ def test_svg_art_refused_by_a_cmyk_only_profile_names_the_art(tmp_path):
     assert ("export.color", "svgart/art/sky.svg",
             "art/sky.svg is drawn in RGB (#1E90FF); the strict profile takes CMYK only") in errors(built)
     assert not (tmp_path / "out" / "svgart" / "export").exists()
+
+
+def _cli(args: list[str], capsys) -> tuple[int, str]:
+    """``pnp ARGS`` run in this process (so that a monkeypatch holds), exit status and output."""
+    import sys
+
+    from pnp.cli import main
+
+    old = sys.argv
+    sys.argv = ["pnp", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = old
+    return code, capsys.readouterr().out
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_rgb_left_in_a_cmyk_file_stops_the_export_and_check_says_so_alike(tmp_path, monkeypatch, capsys):
+    """If any RGB were left in a CMYK file (here: gradients drawn as reportlab draws them,
+    unconverted), the walk over the file finds it and the export refuses before writing, with
+    --force too: a first export leaves no file, a later one leaves the previous files as they
+    were, and pnp check -t dtc reports the same error (rule and location)."""
+    import json
+
+    from pnp.render.color import PrintCanvas
+    from pnp.render.pdfcanvas import Canvas
+
+    game = copy_game(tmp_path / "svgart")
+    out = tmp_path / "out"
+    assert _cli(["export", str(game), "-t", "dtc", "-o", str(out)], capsys)[0] == 0
+    before = _files(out / "svgart" / "export")
+    assert "dtc/svgart-cards.pdf" in before
+
+    monkeypatch.setattr(PrintCanvas, "linearGradient", Canvas.linearGradient)
+    code, text = _cli(["check", str(game), "-t", "dtc", "--format", "json", "-o", str(tmp_path / "fresh")], capsys)
+    assert code == 1
+    checked = [(f["rule"], f["location"], f["message"]) for f in json.loads(text)[0]["findings"]
+               if f["severity"] == "error"]
+    assert ("export.color", "export/dtc/svgart-cards.pdf") in {(r, loc) for r, loc, _ in checked}
+    message = next(m for r, loc, m in checked if loc == "export/dtc/svgart-cards.pdf")
+    assert message.startswith("the dtc export takes CMYK only, but would hold RGB colour: svgart-cards.pdf "
+                              "page 2 (cards/fire): an RGB shading /Sh")
+    assert message.endswith("it writes no file")
+
+    for args in (["-o", str(out)], ["-o", str(out), "--force"], ["-o", str(tmp_path / "first"), "--force"]):
+        code, text = _cli(["export", str(game), "-t", "dtc", *args], capsys)
+        assert code == 1 and "export.color" in text and "export/dtc/svgart-cards.pdf" in text, text
+        assert _files(out / "svgart" / "export") == before  # the previous export, untouched
+    assert not (tmp_path / "first" / "svgart" / "export").exists()  # a failed first export: no file
+
+    code, text = _cli(["check", str(game), "-t", "dtc", "-o", str(tmp_path / "fresh")], capsys)
+    assert "export/dtc/svgart-cards.pdf" in text and code == 1
+
+
+def _rgb_sampler(kind: str) -> bytes:
+    """A one-page PDF whose only RGB is ``kind``, drawn in a form inside a form (everything
+    else CMYK)."""
+    pdf = pikepdf.new()
+    rgb_image = pikepdf.Stream(pdf, b"\xff\x00\x00", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                               Width=1, Height=1, BitsPerComponent=8, ColorSpace=pikepdf.Name.DeviceRGB)
+    icc = pikepdf.Stream(pdf, b"", N=3)
+    indexed = pikepdf.Array([pikepdf.Name.Indexed, pikepdf.Name.DeviceRGB, 0, pikepdf.String(b"\xff\x00\x00")])
+    shading = pikepdf.Dictionary(ShadingType=2, ColorSpace=pikepdf.Name.DeviceRGB, Coords=[0, 0, 1, 0],
+                                 Function=pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[1, 0, 0],
+                                                             C1=[0, 0, 1], N=1))
+    inner_content, inner_res = b"0 0 0 1 k 0 0 1 1 re f", pikepdf.Dictionary()
+    if kind == "operator":
+        inner_content = b"1 0 0 rg 0 0 1 1 re f"
+    elif kind == "image":
+        inner_res.XObject = pikepdf.Dictionary(Im0=rgb_image)
+        inner_content = b"/Im0 Do"
+    elif kind == "icc":
+        inner_res.ColorSpace = pikepdf.Dictionary(CS0=pikepdf.Array([pikepdf.Name.ICCBased, icc]))
+        inner_content = b"/CS0 cs 1 0 0 sc 0 0 1 1 re f"
+    elif kind == "indexed":
+        inner_res.XObject = pikepdf.Dictionary(Im0=pikepdf.Stream(
+            pdf, b"\x00", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=1, Height=1,
+            BitsPerComponent=8, ColorSpace=indexed))
+        inner_content = b"/Im0 Do"
+    elif kind == "shading":
+        inner_res.Shading = pikepdf.Dictionary(Sh0=shading)
+        inner_content = b"/Sh0 sh"
+    elif kind == "inline":
+        inner_content = b"q 1 0 0 1 0 0 cm BI /W 1 /H 1 /CS /RGB /BPC 8 ID \xff\x00\x00 EI Q"
+    elif kind == "group":
+        pass
+    inner = pikepdf.Stream(pdf, inner_content, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                           BBox=[0, 0, 1, 1], Resources=inner_res)
+    if kind == "group":
+        inner.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency, CS=pikepdf.Name.DeviceRGB)
+    outer = pikepdf.Stream(pdf, b"/Fm1 Do", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                           BBox=[0, 0, 1, 1], Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Fm1=inner)))
+    page = pdf.add_blank_page(page_size=(10, 10))
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Fm0=outer))
+    page.obj.Contents = pdf.make_stream(b"0 0 0 1 K /Fm0 Do")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["operator", "image", "icc", "indexed", "shading", "inline", "group"])
+def test_the_export_walk_finds_rgb_however_deep(kind, tmp_path):
+    """The preflight an export runs on every CMYK file, and the test walk, both find each kind
+    of RGB inside a form inside a form; neither finds RGB in the same page without it."""
+    from pnp.outputs.export.preflight import rgb_uses as export_rgb_uses
+
+    data = _rgb_sampler(kind)
+    assert {page for page, _ in export_rgb_uses(data)} == {0}, export_rgb_uses(data)
+    (tmp_path / "f.pdf").write_bytes(data)
+    assert len(rgb_uses(tmp_path / "f.pdf")) >= 1
+    clean = _rgb_sampler("none")
+    (tmp_path / "g.pdf").write_bytes(clean)
+    assert export_rgb_uses(clean) == [] and rgb_uses(tmp_path / "g.pdf") == []
