@@ -141,6 +141,8 @@ def test_the_gradient_is_painted_in_its_cmyk_stops_at_300_dpi(exported, name):
 
 
 def test_findings_name_the_svg_art_and_check_reports_them_alike(tmp_path):
+    """The conversions and the font substitution of SVG art are findings at the SVG file with
+    every piece that uses it, the same from pnp check (the dry run) as from the export."""
     game = copy_game(tmp_path / "svgart")
     checked = run(game, tmp_path / "out", write=False)
     built = run(game, tmp_path / "out")
@@ -151,6 +153,11 @@ def test_findings_name_the_svg_art_and_check_reports_them_alike(tmp_path):
                 if f.rule == "preflight.rgb-art"}
 
     assert art(checked) == art(built)
+    fonts_named = {(f.rule, f.location, f.message) for f in built.findings if f.rule == "preflight.svg-unsupported"}
+    assert fonts_named == {(f.rule, f.location, f.message) for f in checked.findings
+                           if f.rule == "preflight.svg-unsupported"}
+    assert ("preflight.svg-unsupported", "svgart/art/label.svg",
+            "art/label.svg: font-family 'Arial' is drawn in DejaVu Sans, a font pnp embeds") in fonts_named
     found = {(loc, message.split(";")[0]) for _, _, loc, message, _ in art(built)}
     assert found == {
         ("svgart/art/sky.svg", "art/sky.svg is drawn in RGB (first #1E90FF)"),
