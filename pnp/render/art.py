@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import BuildError
+from .svg import SvgFonts
 
 DEFAULT_MAX_PIXELS = 89_478_485
 """Pillow's own default limit (about 0.25 GB of 24-bit pixels)."""
@@ -111,9 +112,11 @@ class _Collect(logging.Handler):
 
 
 def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
-    """Read an SVG with svglib. Features svglib skips are returned as ``problems``; an SVG with
-    nothing drawable is one problem too. Raises BuildError when the file does not parse, or when
-    it links an image outside ``root`` (the game folder)."""
+    """Read an SVG with svglib. Features svglib skips are returned as ``problems``, and so is
+    every ``font-family`` pnp does not have (its text is drawn in a bundled DejaVu face,
+    :class:`pnp.render.svg.SvgFonts`); an SVG with nothing drawable is one problem too. Raises
+    BuildError when the file does not parse, or when it links an image outside ``root`` (the
+    game folder). Draw the result with :func:`pnp.render.svg.draw_svg`."""
     from svglib.svglib import svg2rlg
 
     if root is not None:
@@ -122,8 +125,9 @@ def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
     collect = _Collect()
     logger = logging.getLogger("svglib")
     logger.addHandler(collect)
+    fonts = SvgFonts()
     try:
-        drawing = svg2rlg(str(path))
+        drawing = svg2rlg(str(path), font_map=fonts)
     except Exception as exc:  # svglib raises lxml and parsing errors of many kinds
         raise BuildError(f"the SVG {rel!r} cannot be read: {exc}",
                          hint="open it in an editor and save it as plain SVG",
@@ -134,7 +138,9 @@ def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
         raise BuildError(f"the SVG {rel!r} cannot be read",
                          hint="open it in an editor and save it as plain SVG",
                          rule="layout.art-unreadable")
-    problems = list(dict.fromkeys(collect.messages + _unsupported(path)))
+    substituted = [f"font-family {family!r} is drawn in {face}, a font pnp embeds"
+                   for family, face in fonts.substituted]
+    problems = list(dict.fromkeys(collect.messages + _unsupported(path) + substituted))
     if not _has_shapes(drawing) or not drawing.width or not drawing.height:
         problems.append("nothing in it can be drawn")
     return SvgArt(drawing, problems)

@@ -8,6 +8,7 @@ from ..core.units import MM, Size
 from ..geometry.impose import MARK_WIDTH
 from .color import PrintCanvas
 from .fonts import register
+from .pdfcanvas import Canvas
 
 CUT_GRAY = 0.5
 """Grey level of cut guides (a thin line on a token's or die net's trim outline)."""
@@ -29,8 +30,6 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
     (:class:`pnp.render.color.PrintCanvas`). ``scratch``: a page that is only rendered to
     pixels (no metadata, no compression).
     """
-    from reportlab.pdfgen.canvas import Canvas
-
     size = (page.width, page.height)
     if scratch:
         return Canvas(target, pagesize=size, invariant=1, initialFontName=register("sans"))

@@ -17,8 +17,10 @@ A game defines its colours once, as ``#RRGGBB`` in ``[colors]`` of game.toml. An
   C60 M40 Y40 K100, print-specs.md §2 and §8 check 23); smaller black fills stay 100 % K, so
   thin rules and small icons cannot misregister.
 - **Art.** Colours that do not come from the game's palette (SVG art, raster art) are RGB.
-  With ``art = "convert"`` they are converted the same way and a finding names the piece; with
-  ``art = "reject"`` the export stops with a message naming the piece and the art.
+  With ``art = "convert"`` they are converted the same way and a finding names the piece and
+  the art; with ``art = "reject"`` the export stops with a message naming the piece and the art.
+  That covers every way art paints: fills and strokes, the colour stops of SVG gradients
+  (shadings), raster art and the pictures inside an SVG.
 
 All ink values here are fractions (1.0 = 100 %); profiles write percentages. Total ink limits
 come from print-specs.md §2 (DriveThruCards 240 %, MeinSpiel 300 %).
@@ -27,15 +29,16 @@ come from print-specs.md §2 (DriveThruCards 240 %, MeinSpiel 300 %).
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import Canvas
 
-from ..core.errors import BuildError
+from ..core.errors import BuildError, Location
 from ..core.findings import Finding
+from .pdfcanvas import Canvas
 
 _HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 NEAR_BLACK = 1.0 - 2.5 / 255
@@ -152,6 +155,9 @@ class InkConverter:
         self._cache: dict[tuple[str, str], CMYKColor] = {}
         self._images: dict[int, tuple[Any, Any, Any]] = {}
         self.art_name = art_name or (lambda _reader: None)
+        self.art: tuple[str, Location | str] | None = None
+        """The vector art being drawn (its game-folder path and where findings about it point),
+        set by :meth:`PrintCanvas.art_scope`; None outside art."""
 
     # -- palette colours ----------------------------------------------------------------------
     def convert(self, hexcolor: str, role: str) -> CMYKColor:
@@ -193,14 +199,20 @@ class InkConverter:
             if tc.red == tc.green == tc.blue:
                 k = round((1.0 - tc.red) * _STEP) / _STEP
                 return CMYKColor(0, 0, 0, min(k, self.settings.ink_limit), alpha=tc.alpha)
+            label, where = self.art if self.art is not None else ("art", None)
             if self.settings.art == "reject":
-                raise BuildError(f"art drawn in RGB ({hexcolor}); the {self.profile} profile "
+                raise BuildError(f"{label} is drawn in RGB ({hexcolor}); the {self.profile} profile "
                                  "takes CMYK only", hint='supply the art in CMYK, or set art = "convert" in '
                                  "the profile to convert it",
-                                                    rule="export.color")
+                                 location=where if isinstance(where, Location) else None, rule="export.color")
             c, m, y, k = rgb_to_cmyk(tc.red, tc.green, tc.blue, self.settings.ink_limit)
-            self._note("rgb-vector", f"art colours drawn in RGB (first {hexcolor}) were converted to CMYK "
-                                     f"(total ink at most {self.settings.ink_limit * 100:.0f} %)")
+            if self.art is None:
+                self._note("rgb-vector", f"art colours drawn in RGB (first {hexcolor}) were converted to CMYK "
+                                         f"(total ink at most {self.settings.ink_limit * 100:.0f} %)")
+            else:
+                self._note(f"rgb-vector:{label}", f"{label} is drawn in RGB (first {hexcolor}); its colours were "
+                           f"converted to CMYK (total ink at most {self.settings.ink_limit * 100:.0f} %)",
+                           where=where)
             return CMYKColor(c, m, y, k, alpha=tc.alpha)
         raise BuildError(f"a colour {color!r} that is neither RGB nor CMYK",
                          rule="export.color")
@@ -208,32 +220,43 @@ class InkConverter:
     def image(self, image, name: str | None):
         """Raster art (a Pillow image) as CMYK within the ink limit, plus its alpha channel or
         None. Converting RGB art adds a finding; with ``art = "reject"`` it raises BuildError."""
-        label = repr(name) if name else "raster art"
+        where = None
+        if name:
+            label = repr(name)
+        elif self.art is not None:  # a picture inside vector art (an SVG's <image>)
+            label, where = f"the picture inside {self.art[0]}", self.art[1]
+        else:
+            label = "raster art"
         cached = self._images.get(id(image))
-        if cached is not None and cached[0] is image:
-            return cached[1], cached[2]
         if image.mode != "CMYK" and self.settings.art == "reject":
             raise BuildError(f"{label} is {image.mode} (RGB) art; the {self.profile} profile "
                              "takes CMYK art only",
                              hint='save the art as a CMYK JPEG or TIFF, or set art = "convert" in the profile',
-                             rule="export.color")
-        converted, alpha = image_to_cmyk(image, self.settings.ink_limit)
+                             location=where if isinstance(where, Location) else None, rule="export.color")
         if image.mode != "CMYK":
-            self._note(f"rgb-image:{name}", f"{label} is {image.mode} art; it was converted to CMYK "
-                                            f"(total ink at most {self.settings.ink_limit * 100:.0f} %)",
-                       per_piece=False)
+            self._note(f"rgb-image:{name or label}", f"{label} is {image.mode} art; it was converted to CMYK "
+                                                     f"(total ink at most {self.settings.ink_limit * 100:.0f} %)",
+                       per_piece=where is not None, where=where)
+        if cached is not None and cached[0] is image:
+            return cached[1], cached[2]
+        converted, alpha = image_to_cmyk(image, self.settings.ink_limit)
         self._images[id(image)] = (image, converted, alpha)
         return converted, alpha
 
-    def _note(self, kind: str, message: str, per_piece: bool = True) -> None:
-        where = self.piece.card_key if self.piece is not None else ""
-        key = (where if per_piece else "", kind)
+    def _note(self, kind: str, message: str, per_piece: bool = True, where: Location | str | None = None) -> None:
+        """A warning, once per piece and ``kind`` (once in all with ``per_piece`` False), at
+        ``where`` (default: the piece)."""
+        piece = self.piece.card_key if self.piece is not None else ""
+        key = (piece if per_piece else "", kind)
         if key in self._seen:
             return
         self._seen.add(key)
         rule = "preflight.ink-limit" if kind == "ink" else "preflight.rgb-art"
-        self.findings.append(Finding("warning", rule, where, message, piece=where,
-                                     hint="give the art in CMYK within the profile's total ink limit"))
+        hint = "give the art in CMYK within the profile's total ink limit"
+        if isinstance(where, Location):
+            self.findings.append(Finding.at("warning", rule, where, message, hint=hint, piece=piece))
+        else:
+            self.findings.append(Finding("warning", rule, where or piece, message, piece=piece, hint=hint))
 
 
 def _path_bbox(code: str) -> tuple[float, float] | None:
@@ -266,7 +289,9 @@ class PrintCanvas(Canvas):
 
     Every colour passes through the converter's ``enforce`` (so no RGB operator is ever
     written), greys set with ``setFillGray`` become K, large :class:`BlackFill` shapes become
-    rich black, and raster art is converted to DeviceCMYK before it is embedded.
+    rich black, the colour stops of gradients are converted before the shading is made (a
+    DeviceCMYK shading), and raster art, placed or inline (an SVG's ``<image>``), is converted
+    to DeviceCMYK before it is embedded.
     """
 
     def __init__(self, target, converter: InkConverter, **kwargs):
@@ -306,6 +331,29 @@ class PrintCanvas(Canvas):
         box = _path_bbox(str(aPath.getCode())) if fill else None
         w, h = box or (0.0, 0.0)
         self._rich(w, h, fill, lambda: Canvas.drawPath(self, aPath, stroke, fill, fillMode))
+
+    @contextmanager
+    def art_scope(self, label: str, where: Location | str | None = None):
+        """Colours converted while drawing inside are findings about the vector art ``label``
+        (its game-folder path) at ``where``, and a rejection names it."""
+        outer = self.converter.art
+        self.converter.art = (label, where if where is not None else label)
+        try:
+            yield
+        finally:
+            self.converter.art = outer
+
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
+        super().linearGradient(x0, y0, x1, y1, [self.converter.enforce(c) for c in colors], positions, extend)
+
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True):
+        super().radialGradient(x, y, radius, [self.converter.enforce(c) for c in colors], positions, extend)
+
+    def drawInlineImage(self, image, x, y, width=None, height=None, preserveAspectRatio=False, anchor="c",
+                        anchorAtXY=False, showBoundary=False, extraReturn=None):
+        """Inline images (an SVG's ``<image>``) are converted and placed as :meth:`drawImage` does."""
+        return self.drawImage(image, x, y, width, height, preserveAspectRatio=preserveAspectRatio, anchor=anchor,
+                              anchorAtXY=anchorAtXY, showBoundary=showBoundary, extraReturn=extraReturn)
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, preserveAspectRatio=False,
                   anchor="c", anchorAtXY=False, showBoundary=False, extraReturn=None):

@@ -1,8 +1,12 @@
 """Preflight of the drawn export pages: text inside a profile's safe zone, measured with
-pdfium's glyph boxes, and RGB left in a CMYK file."""
+pdfium's glyph boxes, and RGB left in a CMYK file, found by walking every object the pages use
+with pikepdf."""
 
 from __future__ import annotations
 
+import io
+
+from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import to_mm
 from .profiles import Profile
@@ -68,13 +72,128 @@ def _line_at(text: str, index: int, limit: int = 48) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
-def rgb_check(pdf: bytes, name: str, profile: Profile) -> list[Finding]:
-    """A CMYK file must hold no RGB colour space (print-specs.md §8 check 23)."""
-    if b"/DeviceRGB" in pdf:
-        return [Finding("error", "preflight.rgb-in-cmyk", name, f"{name} holds an RGB colour space, which "
-                        f"the {profile.name} profile does not allow",
-                        hint="report this: every colour should have been converted to CMYK")]
-    return []
+RGB_SPACES = ("/DeviceRGB", "/CalRGB", "/RGB")
+"""Colour space names that are RGB (``/RGB`` is an inline image's abbreviation)."""
+
+
+def rgb_uses(pdf: bytes) -> list[tuple[int, str]]:
+    """(page index, what) for every RGB colour a CMYK file would hold (print-specs.md §8 check
+    23): ``rg``/``RG`` and three-component ``sc``/``scn`` operators, RGB colour spaces set with
+    ``cs``/``CS`` or kept as resources (DeviceRGB, CalRGB, three-channel ICC profiles, and
+    Indexed, Separation, DeviceN or Pattern spaces built on them), images and inline images,
+    shadings and shading patterns, and transparency groups, on every page and inside every
+    form XObject, tiling pattern, soft mask and Type 3 glyph it uses, however deep."""
+    import pikepdf
+
+    out: list[tuple[int, str]] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for i, page in enumerate(doc.pages):
+            found: list[str] = []
+            _walk(page.obj, found, set())
+            out += [(i, what) for what in dict.fromkeys(found)]
+    return out
+
+
+def _is_rgb(space) -> bool:
+    import pikepdf
+
+    if isinstance(space, pikepdf.Name):
+        return str(space) in RGB_SPACES
+    if isinstance(space, pikepdf.Array) and len(space):
+        family = str(space[0])
+        if family == "/CalRGB":
+            return True
+        if family == "/ICCBased":
+            return int(space[1].get("/N", 0)) == 3
+        if family in ("/Indexed", "/Pattern") and len(space) > 1:
+            return _is_rgb(space[1])
+        if family in ("/Separation", "/DeviceN") and len(space) > 2:
+            return _is_rgb(space[2])
+    return False
+
+
+def _walk(holder, found: list[str], seen: set) -> None:
+    """RGB in a page or form (its transparency group, resources and content stream)."""
+    import pikepdf
+
+    key = holder.objgen
+    if key != (0, 0):
+        if key in seen:
+            return
+        seen.add(key)
+    group = holder.get("/Group")
+    if group is not None and _is_rgb(group.get("/CS")):
+        found.append("an RGB transparency group")
+    resources = holder.get("/Resources")
+    if resources is not None:
+        _walk_resources(resources, found, seen)
+    if isinstance(holder, pikepdf.Stream) or "/Contents" in holder:
+        _walk_content(holder, found)
+
+
+def _walk_resources(res, found: list[str], seen: set) -> None:
+    import pikepdf
+
+    for name, space in (res.get("/ColorSpace") or {}).items():
+        if _is_rgb(space):
+            found.append(f"the RGB colour space {name}")
+    for name, shading in (res.get("/Shading") or {}).items():
+        if _is_rgb(shading.get("/ColorSpace")):
+            found.append(f"an RGB shading {name}")
+    for name, pattern in (res.get("/Pattern") or {}).items():
+        if pattern.get("/PatternType") == 2:
+            if _is_rgb(pattern.Shading.get("/ColorSpace")):
+                found.append(f"an RGB shading pattern {name}")
+        else:
+            _walk(pattern, found, seen)
+    for name, xobject in (res.get("/XObject") or {}).items():
+        if xobject.get("/Subtype") == "/Form":
+            _walk(xobject, found, seen)
+        elif xobject.get("/Subtype") == "/Image":
+            for image in (xobject, xobject.get("/SMask")):
+                if image is not None and _is_rgb(image.get("/ColorSpace")):
+                    found.append(f"an RGB image {name}")
+    for state in (res.get("/ExtGState") or {}).values():
+        mask = state.get("/SMask")
+        if isinstance(mask, pikepdf.Dictionary) and "/G" in mask:
+            _walk(mask.G, found, seen)
+    for font in (res.get("/Font") or {}).values():
+        if font.get("/Subtype") == "/Type3":
+            if "/Resources" in font:
+                _walk_resources(font.Resources, found, seen)
+            for proc in (font.get("/CharProcs") or {}).values():
+                _walk_content(proc, found)
+
+
+def _walk_content(stream, found: list[str]) -> None:
+    from decimal import Decimal
+
+    import pikepdf
+
+    for operands, op in pikepdf.parse_content_stream(stream):
+        name = str(op)
+        if name in ("rg", "RG"):
+            found.append(f"the {name} operator")
+        elif name in ("sc", "scn", "SC", "SCN") and \
+                sum(isinstance(v, (int, float, Decimal)) for v in operands) == 3:
+            found.append(f"a three-component {name} colour")
+        elif name in ("cs", "CS") and operands and str(operands[0]) in RGB_SPACES:
+            found.append(f"{operands[0]} set with {name}")
+        elif name == "INLINE IMAGE" and _is_rgb(operands[0].obj.get("/ColorSpace")):
+            found.append("an RGB inline image")
+
+
+def rgb_refusal(files: list[tuple[str, list[tuple[int, str]], list[str]]], profile: Profile) -> BuildError:
+    """The error that stops a CMYK export whose files would hold RGB: ``files`` lists
+    (file name, :func:`rgb_uses` of it, the card key on each page). Its location is the first
+    such file, as the export folder names it (``export/dtc/game-deck.pdf``)."""
+    places = [f"{name} page {page + 1} ({labels[page]}): {what}"
+              for name, uses, labels in files for page, what in uses]
+    shown = "; ".join(places[:6]) + (f"; and {len(places) - 6} more" if len(places) > 6 else "")
+    return BuildError(f"the {profile.name} export takes CMYK only, but would hold RGB colour: {shown}; "
+                      "it writes no file", location=Location(f"export/{profile.name}/{files[0][0]}"),
+                      hint="every colour should have been converted to CMYK: supply the art these cards "
+                      "use in CMYK, and report the file", rule="export.color")
 
 
 def safe_zone_many(items: list[tuple[bytes, str]], profile: Profile) -> list[Finding]:

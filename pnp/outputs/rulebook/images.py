@@ -25,6 +25,7 @@ from ...render.elements.icons import draw_icon, icon_width
 from ...render.preflight import low_resolution, svg_unsupported
 from ...render.raster import pdf_to_png
 from ...render.renderer import Renderer
+from ...render.svg import draw_svg
 from .markup import RulebookError
 
 ICON_DPI = 600
@@ -112,12 +113,10 @@ class SvgItem(ImageItem):
         self.width, self.height = float(drawing.width), float(drawing.height)
 
     def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
-        from reportlab.graphics import renderPDF
-
         canv.saveState()
         canv.translate(x, y)
         canv.scale(w / self.width, h / self.height)
-        renderPDF.draw(self.drawing, canv, 0, 0)
+        draw_svg(canv, self.drawing)
         canv.restoreState()
 
 

@@ -10,6 +10,7 @@ from ...core.errors import BuildError, Location
 from ...design.elements import ELEMENT_SPECS
 from ..art import load_raster, load_svg
 from ..preflight import art_missing, art_outside, low_resolution, svg_unsupported
+from ..svg import draw_svg
 
 
 def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) -> None:
@@ -40,11 +41,14 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
         drawing = art.drawing
         iw, ih = drawing.width or 1, drawing.height or 1
         scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
-        from reportlab.graphics import renderPDF
-
         c.translate(bx + (bw - iw * scale) / 2, by + (bh - ih * scale) / 2)
         c.scale(scale, scale)
-        renderPDF.draw(drawing, c, 0, 0)
+        scope = getattr(c, "art_scope", None)  # a CMYK canvas names the art its conversions come from
+        if scope is None:
+            draw_svg(c, drawing)
+        else:
+            with scope(rel, path_location(renderer, path)):
+                draw_svg(c, drawing)
         c.restoreState()
         return
     reader = renderer.images.get(path)

@@ -10,16 +10,21 @@ from ....model.pieces import CardInstance
 from ..job import ExportJob
 from ..manifest import Entry
 from ..pages import CardPage, card_id, card_page, deck_title, deck_trim, distinct, draw_page, print_canvas, size_text
-from ..preflight import rgb_check, safe_zone_findings
+from ..preflight import rgb_refusal, rgb_uses, safe_zone_findings
 
 
 def write(job: ExportJob, decks, workers: int) -> None:
     """One PDF per deck (or per card size, ``group = "card-size"``), one card per page, faces
     and backs in the profile's ``page_order``; each card once with its copy count
-    (``copies = "count"``) or a page per copy (``"repeat"``). CMYK profiles are checked for RGB
-    left in the file."""
+    (``copies = "count"``) or a page per copy (``"repeat"``).
+
+    Every file of a CMYK profile is walked for RGB left in it (:func:`pnp.outputs.export.preflight.rgb_uses`);
+    any RGB stops the whole export with an ``export.color`` error (BuildError), in a dry run
+    (``pnp check``) as in a real one, so that no file is written, not even with ``--force``,
+    and the previous export stays as it was."""
     p = job.profile
     files: dict[str, list[tuple[Component, list[CardInstance], CardPage, str]]] = {}
+    rgb: list[tuple[str, list[tuple[int, str]], list[str]]] = []
     for comp, deck in decks:
         trim, size_name = deck_trim(comp, p)
         geom = card_page(trim, p.bleed)
@@ -53,6 +58,10 @@ def write(job: ExportJob, decks, workers: int) -> None:
         pdf = buf.getvalue()
         job.findings += safe_zone_findings(pdf, labels, p.safe_zone, p)
         if p.color == "cmyk":
-            job.findings += rgb_check(pdf, name, p)
+            uses = rgb_uses(pdf)
+            if uses:
+                rgb.append((name, uses, labels))
         job.claim(name, pdf)
         job.entries += entries
+    if rgb:
+        raise rgb_refusal(rgb, p)
