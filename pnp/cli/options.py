@@ -85,7 +85,8 @@ GutterFoldOpt = Annotated[bool, typer.Option(
     "--gutter-fold", help="Faces and backs on one sheet, to fold and glue; no duplex printing.")]
 BackOffsetOpt = Annotated[Any, typer.Option(
     parser=offset, metavar="X,Y",
-    help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")]
+    help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page); "
+         "an offset that moves backs into the margin is refused, naming the room on each side.")]
 MarginOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Ink-free margin at the paper edge.")]
 GapOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                        help="Space between cards; bleed fills up to half of it.")]

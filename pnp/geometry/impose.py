@@ -140,6 +140,22 @@ class Grid:
             marks += [(hi, y, self.paper.width - self.margin, y) for y in ys]
         return marks
 
+    def back_room(self, filled: int, flip: str) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top), in pt, the backs of the first ``filled`` cards of a
+        sheet may move before their art (trim and bleed) reaches the ink-free margin.
+
+        The back sheet has no crop marks, so the room is the space between the backs' bleed and
+        the margin. The first sheet of a run holds the most cards and later sheets use a subset
+        of its slots, so its room holds for every sheet.
+        """
+        boxes = []
+        for i in range(min(filled, self.per_sheet)):
+            row, col = self.back_slot(*divmod(i, self.cols), flip)
+            x, y, w, h = self.trim(row, col)
+            bl, bb, br, bt = self.bleed(row, col)
+            boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
+        return _room(boxes, self.paper, self.margin)
+
     def notes(self, requested_bleed: float) -> list[str]:
         """Plain-language notes where the paper leaves less room than asked for bleed or marks."""
         out = []
@@ -150,6 +166,15 @@ class Grid:
                            f"{to_mm(bleed):.2f} mm of bleed and crop marks "
                            f"{to_mm(space - bleed - (MARK_GAP if bleed else 0)):.2f} mm long on those edges")
         return out
+
+
+def _room(boxes: list[tuple[float, float, float, float]], paper: Size, margin: float,
+          top: float | None = None) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) space in pt between the boxes (x1, y1, x2, y2) taken together
+    and the ink-free margin; ``top`` replaces the upper limit (the fold of a gutter-fold sheet)."""
+    upper = paper.height - margin if top is None else top
+    return (min(b[0] for b in boxes) - margin, min(b[1] for b in boxes) - margin,
+            paper.width - margin - max(b[2] for b in boxes), upper - max(b[3] for b in boxes))
 
 
 def mirror(paper: Size, x: float, y: float, flip: str) -> tuple[float, float]:
@@ -229,6 +254,17 @@ class FoldGrid:
         """(left, bottom, right, top) bleed of the back at ``col``, in page directions."""
         left, _, right, _ = self.grid.bleed(0, col)
         return left, self.edge_bleed, right, self.fold_bleed
+
+    def back_room(self, filled: int) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top), in pt, the backs of the first ``filled`` faces may
+        move before their art (trim and bleed) reaches the ink-free margin, or, upwards, the fold
+        (art past the fold would print on the face's side of the sheet)."""
+        boxes = []
+        for col in range(min(filled, self.per_sheet)):
+            x, y, w, h = self.back_trim(col)
+            bl, bb, br, bt = self.back_bleed(col)
+            boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
+        return _room(boxes, self.grid.paper, self.grid.margin, top=self.fold_y)
 
     def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
         """Crop marks outside both rows of cards: the vertical cut lines at the top and bottom

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,17 +22,22 @@ from pnp.geometry.impose import MARK_WIDTH, fit_fold, fit_grid
 from pnp.model.load import load_game
 from pnp.core.units import CARD_SIZES, MM, PAPER_SIZES, to_mm
 
-from sheetgeom import open_pdf, trims
+from sheetgeom import art_boxes, extent, open_pdf, trims
 
 TOL = 0.05 * MM  # 0.05 mm
 POKER = CARD_SIZES["poker"]
 
 
-def build(game_dir: Path, out: Path, **opts) -> Path:
+def build_findings(game_dir: Path, out: Path, **opts) -> list:
+    """Build the tiny game's cards with ``opts`` and return every finding."""
     game = load_game(game_dir, "tiny")
     layouts = game_layouts(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
-    result = build_cards(game, layouts, out, SheetOptions(**opts))
-    assert [f for f in result.findings if f.severity != "info"] == []
+    return build_cards(game, layouts, out, SheetOptions(**opts)).findings
+
+
+def build(game_dir: Path, out: Path, **opts) -> Path:
+    findings = build_findings(game_dir, out, **opts)
+    assert [f for f in findings if f.severity != "info"] == []
     return out / ("tiny-cards-gutter-fold.pdf" if opts.get("gutter_fold") else "tiny-cards.pdf")
 
 
@@ -132,6 +139,78 @@ def test_back_offset_moves_only_backs(nine, tmp_path):
         for a, b in zip(p, m):
             assert b.x - a.x == pytest.approx(dx, abs=0.01 * MM)
             assert b.y - a.y == pytest.approx(dy, abs=0.01 * MM)
+
+
+def back_room(path: Path, index: int, top: float | None = None) -> dict[str, float]:
+    """Room in mm between the art of the backs on page ``index`` (the clip rectangles below
+    ``top``, pt, when given: the backs half of a gutter-fold sheet) and the 5 mm margin, or,
+    upwards, ``top``."""
+    with pikepdf.open(path) as doc:
+        boxes = art_boxes(doc, index)
+        page_w, page_h = (float(v) for v in doc.pages[index].mediabox[2:])
+    if top is not None:
+        boxes = [b for b in boxes if b[3] <= top + 0.01]
+    x0, y0, x1, y1 = extent(boxes)
+    upper = page_h - 5 * MM if top is None else top
+    return {"left": to_mm(x0) - 5, "right": to_mm(page_w - 5 * MM - x1), "bottom": to_mm(y0) - 5,
+            "top": to_mm(upper - y1)}
+
+
+ROOM = re.compile(r"they have ([\d.]+) mm of room on the left, ([\d.]+) mm on the right, ([\d.]+) mm "
+                  r"(?:at the top|up to the fold) and ([\d.]+) mm at the bottom")
+DIRECTIONS = {"right": (1, 0), "left": (-1, 0), "top": (0, 1), "bottom": (0, -1)}
+
+
+@pytest.mark.parametrize("side", list(DIRECTIONS))
+@pytest.mark.parametrize("fold", [False, True])
+def test_a_back_offset_past_the_margin_is_refused_naming_the_room(nine, tmp_path, side, fold):
+    # the room is measured on the zero-offset sheets: from the backs' clipped art to the margin
+    # (or, on a gutter-fold sheet, up to the fold)
+    plain = build(nine, tmp_path / "plain", paper="letter", gutter_fold=fold)
+    room = back_room(plain, 2, top=PAPER_SIZES["letter"].width / 2) if fold else back_room(plain, 3)
+    if not fold:
+        assert room == pytest.approx({"left": 12.7 - 3.175 - 5, "right": 12.7 - 3.175 - 5,
+                                      "top": 1.35, "bottom": 1.35}, abs=0.01)
+    dx, dy = DIRECTIONS[side]
+    kind = {"gutter_fold": fold}
+    # up to the room, the backs move as asked and stay out of the margin
+    fits = (room[side] - 0.01) * MM
+    path = build(nine, tmp_path / "fits", paper="letter", back_offset=(dx * fits, dy * fits), **kind)
+    moved = back_room(path, 2, top=PAPER_SIZES["letter"].width / 2) if fold else back_room(path, 3)
+    assert moved[side] == pytest.approx(0.01, abs=0.005)
+    # past it, an error that names the offset, how far past and the room on every side
+    over = (room[side] + 0.1) * MM
+    findings = build_findings(nine, tmp_path / "over", paper="letter", back_offset=(dx * over, dy * over), **kind)
+    errors = [f for f in findings if f.severity == "error"]
+    assert [f.rule for f in errors] == ["sheet.back-offset"]
+    err = errors[0]
+    assert err.location == "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)" and err.field == "--back-offset"
+    assert err.message.startswith(f"--back-offset {dx * (room[side] + 0.1):g},{dy * (room[side] + 0.1):g} "
+                                  "moves the backs 0.10 mm ")
+    where = "past the fold" if fold and side == "top" else f"into the 5 mm margin at the {side}"
+    assert f"0.10 mm {where};" in err.message
+    said = dict(zip(("left", "right", "top", "bottom"), (float(v) for v in ROOM.search(err.message).groups())))
+    assert said == pytest.approx(room, abs=0.006)
+    assert "never reduced" in err.hint and "--margin" in err.hint
+
+
+def test_check_and_build_refuse_the_same_back_offset(nine, tmp_path):
+    manifest = nine / "game.toml"  # the stated totals of the 11 cards, so that only the offset is wrong
+    manifest.write_text(manifest.read_text().replace("count = 5", "count = 11").replace("count = 3", "count = 7"))
+    out = tmp_path / "out"
+    args = ["--paper", "letter", "--back-offset", "0,1.5", "--no-contact-sheets"]
+    checked = subprocess.run([sys.executable, "-m", "pnp", "check", str(nine), "--format", "json", *args[:-1]],
+                             capture_output=True, text=True)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    found = [f for f in json.loads(checked.stdout)[0]["findings"] if f["severity"] == "error"]
+    assert [(f["rule"], f["location"]) for f in found] == [
+        ("sheet.back-offset", "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)")]
+    built = subprocess.run([sys.executable, "-m", "pnp", "build", str(nine), "-o", str(out), *args],
+                           capture_output=True, text=True, env=dict(os.environ, COLUMNS="300"))
+    assert built.returncode == 1
+    assert "sheet.back-offset" in built.stdout and found[0]["location"] in built.stdout
+    assert found[0]["message"] in built.stdout.replace("\n", " ")
+    assert not (out / "tiny" / "tiny-cards.pdf").exists()
 
 
 def test_gutter_fold(nine, tmp_path):
