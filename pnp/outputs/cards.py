@@ -154,6 +154,16 @@ def _note(notes: list[Finding] | None, finding: Finding) -> None:
         notes.append(finding)
 
 
+def _gap_finding(notes: list[Finding] | None, game: Game, card: Size, opts: SheetOptions,
+                 note: tuple[str, str] | None) -> None:
+    """A ``sheet.gap-bleed`` warning for a :meth:`Grid.gap_note`: the gap took the room the
+    outer edges' bleed needed, so the sheets hold fewer cards (or, where none keeps it, less
+    bleed at the edges)."""
+    if note is not None:
+        _note(notes, Finding("warning", "sheet.gap-bleed", _sheet_place(game, card, opts.paper), note[0],
+                             hint=note[1], field="--gap"))
+
+
 def back_offset_finding(game: Game, card: Size, opts: SheetOptions,
                         room: tuple[float, float, float, float]) -> Finding | None:
     """A ``sheet.back-offset`` error when ``opts.back_offset`` moves the backs' art past the
@@ -196,6 +206,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
     size = group[0].size
     if opts.gutter_fold:
         fold, sheet = _best_fold(paper, size, opts)
+        _gap_finding(notes, game, size, opts, fold.grid.gap_note(opts.bleed, rows=False))
         finding = back_offset_finding(game, size, opts, fold.back_room(len(group)))
         if finding is not None:
             _note(notes, finding)
@@ -211,6 +222,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
         _note(notes, Finding("info", "sheet.tight-margin", _sheet_place(game, size, opts.paper),
                              note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
                              if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed"))
+    _gap_finding(notes, game, size, opts, grid.gap_note(opts.bleed))
     finding = back_offset_finding(game, size, opts, grid.back_room(len(group), opts.flip))
     if finding is not None:
         _note(notes, finding)

@@ -194,23 +194,101 @@ def test_a_back_offset_past_the_margin_is_refused_naming_the_room(nine, tmp_path
     assert "never reduced" in err.hint and "--margin" in err.hint
 
 
-def test_check_and_build_refuse_the_same_back_offset(nine, tmp_path):
-    manifest = nine / "game.toml"  # the stated totals of the 11 cards, so that only the offset is wrong
+@pytest.mark.parametrize("option, rule, severity", [
+    (["--back-offset", "0,1.5"], "sheet.back-offset", "error"),
+    (["--gap", "0.25in"], "sheet.gap-bleed", "warning"),
+])
+def test_check_and_build_report_the_same_sheet_finding(nine, tmp_path, option, rule, severity):
+    manifest = nine / "game.toml"  # the stated totals of the 11 cards, so that only the option is wrong
     manifest.write_text(manifest.read_text().replace("count = 5", "count = 11").replace("count = 3", "count = 7"))
     out = tmp_path / "out"
-    args = ["--paper", "letter", "--back-offset", "0,1.5", "--no-contact-sheets"]
-    checked = subprocess.run([sys.executable, "-m", "pnp", "check", str(nine), "--format", "json", *args[:-1]],
+    args = ["--paper", "letter", *option]
+    checked = subprocess.run([sys.executable, "-m", "pnp", "check", str(nine), "--format", "json", *args],
                              capture_output=True, text=True)
-    assert checked.returncode == 1, checked.stdout + checked.stderr
-    found = [f for f in json.loads(checked.stdout)[0]["findings"] if f["severity"] == "error"]
-    assert [(f["rule"], f["location"]) for f in found] == [
-        ("sheet.back-offset", "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)")]
-    built = subprocess.run([sys.executable, "-m", "pnp", "build", str(nine), "-o", str(out), *args],
-                           capture_output=True, text=True, env=dict(os.environ, COLUMNS="300"))
-    assert built.returncode == 1
-    assert "sheet.back-offset" in built.stdout and found[0]["location"] in built.stdout
+    assert checked.returncode == (1 if severity == "error" else 0), checked.stdout + checked.stderr
+    found = [f for f in json.loads(checked.stdout)[0]["findings"] if f["severity"] != "info"]
+    assert [(f["severity"], f["rule"], f["location"]) for f in found] == [
+        (severity, rule, "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)")]
+    built = subprocess.run([sys.executable, "-m", "pnp", "build", str(nine), "-o", str(out), "--no-contact-sheets",
+                            *args], capture_output=True, text=True, env=dict(os.environ, COLUMNS="300"))
+    assert f"{severity}  {rule}" in built.stdout and found[0]["location"] in built.stdout
     assert found[0]["message"] in built.stdout.replace("\n", " ")
-    assert not (out / "tiny" / "tiny-cards.pdf").exists()
+    # an error writes nothing; a warning writes, unless --strict
+    assert built.returncode == (1 if severity == "error" else 0)
+    assert (out / "tiny" / "tiny-cards.pdf").exists() == (severity != "error")
+
+
+def card_boxes(path: Path, index: int) -> list[tuple[tuple[float, float], tuple[float, float, float, float]]]:
+    """(trim left-bottom, art box) of each card on page ``index``: trims from the cards' markers,
+    art boxes from the clip rectangles the PDF draws each card's art through."""
+    page = open_pdf(path).pages[index]
+    found = trims(page, back=False, card_h=POKER.height)
+    with pikepdf.open(path) as doc:
+        boxes = art_boxes(doc, index)
+    out = []
+    for t in found:
+        box = [b for b in boxes if b[0] <= t.x + 1 and b[1] <= t.y + 1 and b[2] >= t.x + POKER.width - 1
+               and b[3] >= t.y + POKER.height - 1]
+        assert len(box) == 1
+        out.append(((t.x, t.y), box[0]))
+    return out
+
+
+def test_a_gap_without_room_for_the_outer_bleed_gives_up_a_column(nine, tmp_path):
+    # 6.35 mm gaps give every card 3.175 mm of bleed between cards, but leave 1.35 mm beside 3
+    # columns on Letter: the sheets hold 2 columns, centred, with the full bleed on every edge
+    gap = 6.35 * MM
+    findings = build_findings(nine, tmp_path, paper="letter", gap=gap)
+    path = tmp_path / "tiny-cards.pdf"
+    warned = [f for f in findings if f.severity != "info"]
+    assert [(f.severity, f.rule, f.location, f.field) for f in warned] == [
+        ("warning", "sheet.gap-bleed", "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)", "--gap")]
+    assert warned[0].message == (
+        "--gap 6.35 mm leaves 1.35 mm beside 3 columns of cards, no room for the 3.18 mm of bleed it gives each "
+        "card and a crop mark at the left and right edges: the sheets hold 2 columns instead, 4 cards a sheet "
+        "instead of 6, so that every card keeps its bleed on every edge")
+    assert "3 columns with a --gap of 4.46 mm or less" in warned[0].hint
+    cards = card_boxes(path, 2)
+    assert len(cards) == 4
+    left = (215.9 - 2 * 63.5 - 6.35) / 2
+    bottom = (279.4 - 2 * 88.9 - 6.35) / 2
+    for i, ((x, y), box) in enumerate(cards):
+        row, col = divmod(i, 2)
+        assert x == pytest.approx((left + col * (63.5 + 6.35)) * MM, abs=TOL)
+        assert y == pytest.approx((bottom + (1 - row) * (88.9 + 6.35)) * MM, abs=TOL)
+        # the art runs 1/8 in past the trim on every side, the outer edges too
+        assert [x - box[0], y - box[1], box[2] - x - POKER.width, box[3] - y - POKER.height] == \
+            pytest.approx([9.0] * 4, abs=TOL)
+    # and the crop marks start beyond it, in the margin outside every card's art
+    page = open_pdf(path).pages[2]
+    marks = [ln for ln in page.lines if abs(ln["linewidth"] - MARK_WIDTH) < 0.01]
+    assert marks
+    for ln in marks:
+        x0, x1, y0, y1 = ln["x0"], ln["x1"], page.height - ln["bottom"], page.height - ln["top"]
+        assert x0 >= 5 * MM - TOL and y0 >= 5 * MM - TOL
+        for _, box in cards:
+            assert x1 <= box[0] + TOL or x0 >= box[2] - TOL or y1 <= box[1] + TOL or y0 >= box[3] - TOL
+
+
+def test_a_gap_the_grid_has_room_for_keeps_its_bleed_on_the_outer_edges(nine, tmp_path):
+    # 4.4 mm gaps leave 3.3 mm beside 3 columns on Letter: room for the 2.2 mm of bleed they give
+    # each card and a 0.6 mm crop mark, so the grid stays 3 columns wide with that bleed outside
+    gap = 4.4 * MM
+    findings = build_findings(nine, tmp_path, paper="letter", gap=gap)
+    assert [f for f in findings if f.severity != "info"] == []
+    path = tmp_path / "tiny-cards.pdf"
+    cards = card_boxes(path, 2)
+    assert len(cards) == 6  # 3 columns, 2 rows
+    for i, ((x, y), box) in enumerate(cards):
+        col = i % 3
+        assert x == pytest.approx(((215.9 - 3 * 63.5 - 2 * 4.4) / 2 + col * (63.5 + 4.4)) * MM, abs=TOL)
+        assert x - box[0] == pytest.approx(2.2 * MM, abs=TOL)
+        assert box[2] - x - POKER.width == pytest.approx(2.2 * MM, abs=TOL)
+    page = open_pdf(path).pages[2]
+    side = [ln for ln in page.lines if abs(ln["linewidth"] - MARK_WIDTH) < 0.01 and ln["x1"] <= 10 * MM
+            and abs(ln["top"] - ln["bottom"]) < 0.01]  # the marks of the horizontal cuts, left of the grid
+    assert side and all(ln["x0"] == pytest.approx(5 * MM, abs=TOL) and
+                        ln["x1"] - ln["x0"] == pytest.approx(0.6 * MM, abs=TOL) for ln in side)
 
 
 def test_gutter_fold(nine, tmp_path):
