@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pdfplumber
+import pikepdf
 
 MM = 72 / 25.4
 MARK = 1 * MM
@@ -47,3 +48,38 @@ def trims(page, back: bool, card_h: float) -> list[Placed]:
 
 def open_pdf(path):
     return pdfplumber.open(path)
+
+
+def art_boxes(doc, index: int) -> list[tuple[float, float, float, float]]:
+    """The clip rectangles (x0, y0, x1, y1, pt, page coordinates) set on page ``index`` of a
+    pikepdf document outside forms: each placed piece's trim and bleed, as the PDF clips its
+    art."""
+    boxes = []
+    ctm = [(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)]  # one per graphics state
+
+    def at(m, x, y):
+        return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+    ops = pikepdf.parse_content_stream(doc.pages[index])
+    for i, (operands, op) in enumerate(ops):
+        name = str(op)
+        if name == "q":
+            ctm.append(ctm[-1])
+        elif name == "Q":
+            ctm.pop()
+        elif name == "cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            m = ctm[-1]
+            ctm[-1] = (a * m[0] + b * m[2], a * m[1] + b * m[3], c * m[0] + d * m[2], c * m[1] + d * m[3],
+                       e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5])
+        elif name == "re" and i + 1 < len(ops) and str(ops[i + 1][1]) in ("W", "W*"):
+            x, y, w, h = (float(v) for v in operands)
+            corners = [at(ctm[-1], px, py) for px in (x, x + w) for py in (y, y + h)]
+            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+def extent(boxes) -> tuple[float, float, float, float]:
+    """The bounding box (x0, y0, x1, y1) of ``boxes``."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

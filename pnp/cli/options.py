@@ -85,10 +85,12 @@ GutterFoldOpt = Annotated[bool, typer.Option(
     "--gutter-fold", help="Faces and backs on one sheet, to fold and glue; no duplex printing.")]
 BackOffsetOpt = Annotated[Any, typer.Option(
     parser=offset, metavar="X,Y",
-    help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page).")]
+    help="Move every back by X,Y mm to correct a printer's misregistration (measure it with the calibration page); "
+         "an offset that moves backs into the margin is refused, naming the room on each side.")]
 MarginOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH", help="Ink-free margin at the paper edge.")]
 GapOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
-                                       help="Space between cards; bleed fills up to half of it.")]
+                                       help="Space between cards; bleed fills up to half of it, on every edge of "
+                                            "every card (a sheet holds fewer cards where the outer edges lack room).")]
 BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                          help="Largest bleed past each trim, where the space allows.")]
 ContactSheetsOpt = Annotated[bool, typer.Option(

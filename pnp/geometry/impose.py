@@ -5,10 +5,18 @@ increments. All lengths are in points with the PDF's bottom-left origin; rows co
 of the sheet. Defaults follow print-specs.md §8 and design.md: a 5 mm ink-free margin, cards
 butted edge to edge (one cut serves two cards) and centred, crop marks outside the card grid
 only, 1/8 in bleed where the space allows.
+
+With a ``gap`` between cards each card is cut on its own, and the gap gives it bleed on its
+inner edges (half the gap, up to the bleed asked for). A grid whose outer edges would get less
+bleed than that, because the gaps took the room beside it, gives way to one with fewer columns
+or rows that keeps the bleed on every edge (:func:`fit_grid`; :meth:`Grid.gap_note` says what
+changed). Butted cards (no gap) have no bleed between them, so the paper's room beside the grid
+is all the outer edges get, as before.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..core.errors import BuildError
@@ -49,11 +57,24 @@ class Grid:
     margin: float
     bleed_outer: tuple[float, float]
     bleed_inner: tuple[float, float]
+    most: tuple[int, int] = (0, 0)
+    """The columns and rows the paper holds inside the margins, before any were given up to keep
+    the outer bleed (:func:`fit_grid`); (0, 0) means the same as ``cols`` and ``rows``."""
 
     @property
     def per_sheet(self) -> int:
         """Cards on one sheet."""
         return self.cols * self.rows
+
+    @property
+    def most_cols(self) -> int:
+        """The columns the paper holds, bleed or not."""
+        return self.most[0] or self.cols
+
+    @property
+    def most_rows(self) -> int:
+        """The rows the paper holds, bleed or not."""
+        return self.most[1] or self.rows
 
     @property
     def max_bleed(self) -> float:
@@ -140,6 +161,64 @@ class Grid:
             marks += [(hi, y, self.paper.width - self.margin, y) for y in ys]
         return marks
 
+    def gap_note(self, requested_bleed: float, rows: bool = True) -> tuple[str, str] | None:
+        """(message, hint) when the gap left the outer edges no room for the bleed it gives every
+        card between cards: either columns or rows were given up to keep it (the grid holds
+        fewer cards than the paper could), or no grid keeps it and the outer bleed is less.
+        None when every card has at least its inner bleed on every edge. ``requested_bleed`` is
+        the bleed asked for (pt); ``rows`` False leaves the rows out (a gutter-fold sheet, whose
+        one row's bleed the fold sets). The texts give lengths in mm."""
+        inner = self.bleed_inner[0]
+        if inner <= 1e-6:
+            return None
+        axes = [("columns", self.most_cols, self.cols, self.paper.width, self.card.width, self.bleed_outer[0],
+                 "left and right")]
+        if rows:
+            axes.append(("rows", self.most_rows, self.rows, self.paper.height, self.card.height, self.bleed_outer[1],
+                         "top and bottom"))
+        gave, short, keep = [], [], []
+        for name, most, n, length, card, outer, edges in axes:
+            space = (length - most * card - (most - 1) * self.gap) / 2 - self.margin
+            if n < most:
+                gave.append(f"{_mm(space)} mm beside {most} {name} of cards, no room for the {_mm(inner)} mm of "
+                            f"bleed it gives each card and a crop mark at the {edges} edges")
+                largest = largest_gap(length, card, most, self.margin, requested_bleed)
+                keep.append(f"{most} {name}" + (f" with a --gap of {_mm(largest, down=True)} mm or less"
+                                               if largest > 0.005 * MM else " only with --gap 0"))
+            elif outer + 1e-6 < inner:
+                short.append(f"{_mm(outer)} mm of bleed at the {edges} edges, less than the {_mm(inner)} mm the gap "
+                             f"gives each card: even one card has no more room beside it")
+        if not gave and not short:
+            return None
+        gap = f"--gap {_mm(self.gap)} mm"
+        if gave:
+            held = " and ".join(f"{n} {name}" for name, most, n, *_ in axes if n < most)
+            most = self.most_cols * (self.most_rows if rows else self.rows)
+            message = (f"{gap} leaves " + "; and ".join(gave) + f": the sheets hold {held} instead, "
+                       f"{self.per_sheet} cards a sheet instead of {most}, so that every card keeps its bleed "
+                       "on every edge")
+            hint = "the paper holds " + " and ".join(keep) + "; --gap 0 butts the cards edge to edge, one cut between two"
+        else:
+            message = f"{gap} leaves " + "; and ".join(short)
+            hint = "a larger paper, or a smaller --margin if the printer prints that close to the edge"
+        return message, hint
+
+    def back_room(self, filled: int, flip: str) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top), in pt, the backs of the first ``filled`` cards of a
+        sheet may move before their art (trim and bleed) reaches the ink-free margin.
+
+        The back sheet has no crop marks, so the room is the space between the backs' bleed and
+        the margin. The first sheet of a run holds the most cards and later sheets use a subset
+        of its slots, so its room holds for every sheet.
+        """
+        boxes = []
+        for i in range(min(filled, self.per_sheet)):
+            row, col = self.back_slot(*divmod(i, self.cols), flip)
+            x, y, w, h = self.trim(row, col)
+            bl, bb, br, bt = self.bleed(row, col)
+            boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
+        return _room(boxes, self.paper, self.margin)
+
     def notes(self, requested_bleed: float) -> list[str]:
         """Plain-language notes where the paper leaves less room than asked for bleed or marks."""
         out = []
@@ -152,11 +231,26 @@ class Grid:
         return out
 
 
+def _room(boxes: list[tuple[float, float, float, float]], paper: Size, margin: float,
+          top: float | None = None) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) space in pt between the boxes (x1, y1, x2, y2) taken together
+    and the ink-free margin; ``top`` replaces the upper limit (the fold of a gutter-fold sheet)."""
+    upper = paper.height - margin if top is None else top
+    return (min(b[0] for b in boxes) - margin, min(b[1] for b in boxes) - margin,
+            paper.width - margin - max(b[2] for b in boxes), upper - max(b[3] for b in boxes))
+
+
 def mirror(paper: Size, x: float, y: float, flip: str) -> tuple[float, float]:
     """Where a point (x, y) of a front sheet lands on its back sheet after a duplex flip: the
     long-edge flip mirrors x about the sheet's vertical centre line, the short-edge flip mirrors
     y about its horizontal one (print-specs.md §8 checks 13 and 14)."""
     return (paper.width - x, y) if flip == "long" else (x, paper.height - y)
+
+
+def _mm(length: float, down: bool = False) -> str:
+    """A length in pt as millimetres to 0.01 mm (rounded half up, or ``down``)."""
+    value = to_mm(length)
+    return f"{math.floor(value * 100 + 1e-6) / 100:.2f}" if down else f"{value + 1e-9:.2f}"
 
 
 def _outer_bleed(space: float, bleed: float) -> float:
@@ -165,16 +259,56 @@ def _outer_bleed(space: float, bleed: float) -> float:
     return max(0.0, min(bleed, room))
 
 
+def _edge_bleed(space: float, bleed: float, inner: float) -> float:
+    """Bleed towards the paper edge beside a grid whose cards have ``inner`` bleed between them:
+    first as much as ``inner`` (a gap's bleed, 0 for butted cards) while a crop mark of MARK_MIN
+    still fits, then as much as asked once a crop mark of MARK_PREF fits."""
+    return max(_outer_bleed(space, bleed), min(inner, space - MARK_GAP - MARK_MIN))
+
+
+def _fit_count(length: float, card: float, margin: float, gap: float, bleed: float) -> tuple[int, int]:
+    """(most, kept) cards of ``card`` (pt) across ``length`` (pt) of paper: the most that fit
+    inside the margins, and the most of those that leave room beside them for the inner bleed
+    the gap gives, ``min(bleed, gap / 2)``, and a crop mark of MARK_MIN. ``kept`` is ``most``
+    when no count leaves it (a card about as large as the paper)."""
+    most = int((length - 2 * margin + gap + 1e-6) // (card + gap))
+    inner = min(bleed, gap / 2)
+    for n in range(most, 0, -1):
+        space = (length - n * card - (n - 1) * gap) / 2 - margin
+        if space - MARK_GAP - MARK_MIN + 1e-6 >= inner:
+            return most, n
+    return most, most
+
+
+def largest_gap(length: float, card: float, n: int, margin: float, bleed: float) -> float:
+    """The largest gap (pt) with which ``n`` cards of ``card`` across ``length`` of paper leave
+    room beside them for the inner bleed, ``min(bleed, gap / 2)``, and a MARK_MIN crop mark.
+
+    With R the room beside the grid of butted cards less the crop mark, a gap leaves ``R - (n -
+    1) gap / 2``: up to a gap of ``2 bleed`` the inner bleed is half the gap, so ``gap <= 2 R /
+    n``; past it the inner bleed is the whole bleed, so ``gap <= 2 (R - bleed) / (n - 1)`` once R
+    leaves ``n`` bleeds. 0 when only butted cards leave it."""
+    room = (length - n * card) / 2 - margin - MARK_GAP - MARK_MIN
+    if room <= 0:
+        return 0.0
+    if n > 1 and room >= n * bleed:
+        return 2 * (room - bleed) / (n - 1)
+    return 2 * room / n
+
+
 def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: float = 0.0,
              bleed: float = DEFAULT_BLEED) -> Grid:
-    """Place as many cards of size ``card`` as fit inside the margins of ``paper``, centred.
+    """Place as many cards of size ``card`` as fit inside the margins of ``paper``, centred,
+    ``gap`` apart; lengths in pt.
 
-    Raises BuildError when not even one card fits, naming both sizes.
+    With a gap, every card gets ``min(bleed, gap / 2)`` of bleed between cards, and as much on
+    the outer edges (before the crop marks grow past MARK_MIN; :func:`_edge_bleed`). Where the
+    room the gaps leave beside the grid is too little for that, the grid has fewer columns or
+    rows, and ``most`` records what the paper would hold (:meth:`Grid.gap_note`). Raises BuildError when not even one card fits,
+    naming both sizes.
     """
-    usable_w = paper.width - 2 * margin
-    usable_h = paper.height - 2 * margin
-    cols = int((usable_w + gap + 1e-6) // (card.width + gap))
-    rows = int((usable_h + gap + 1e-6) // (card.height + gap))
+    most_cols, cols = _fit_count(paper.width, card.width, margin, gap, bleed)
+    most_rows, rows = _fit_count(paper.height, card.height, margin, gap, bleed)
     if cols < 1 or rows < 1:
         raise BuildError(f"a {card} card does not fit on {paper} paper inside {to_mm(margin):g} mm margins",
                          hint="use larger paper, or a smaller --margin",
@@ -185,8 +319,8 @@ def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     origin_y = (paper.height - grid_h) / 2
     inner = min(bleed, gap / 2)
     return Grid(paper, card, cols, rows, gap, origin_x, origin_y, margin,
-                (_outer_bleed(origin_x - margin, bleed), _outer_bleed(origin_y - margin, bleed)),
-                (inner, inner))
+                (_edge_bleed(origin_x - margin, bleed, inner), _edge_bleed(origin_y - margin, bleed, inner)),
+                (inner, inner), (most_cols, most_rows))
 
 
 @dataclass(frozen=True)
@@ -230,6 +364,17 @@ class FoldGrid:
         left, _, right, _ = self.grid.bleed(0, col)
         return left, self.edge_bleed, right, self.fold_bleed
 
+    def back_room(self, filled: int) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top), in pt, the backs of the first ``filled`` faces may
+        move before their art (trim and bleed) reaches the ink-free margin, or, upwards, the fold
+        (art past the fold would print on the face's side of the sheet)."""
+        boxes = []
+        for col in range(min(filled, self.per_sheet)):
+            x, y, w, h = self.back_trim(col)
+            bl, bb, br, bt = self.back_bleed(col)
+            boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
+        return _room(boxes, self.grid.paper, self.grid.margin, top=self.fold_y)
+
     def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
         """Crop marks outside both rows of cards: the vertical cut lines at the top and bottom
         margins, the horizontal ones (each trim's top and bottom) at the side margins."""
@@ -260,11 +405,12 @@ def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     """One row of faces above the fold and their backs below, on ``paper`` as given.
 
     The room left in each half after the card and the fold clearance is shared between the
-    bleed towards the fold, the bleed towards the paper edge and a crop mark. Raises BuildError
+    bleed towards the fold, the bleed towards the paper edge and a crop mark. Columns are given
+    up to keep the bleed a gap gives as on a duplex grid (:func:`fit_grid`). Raises BuildError
     when one row does not fit in half the sheet.
     """
     half = paper.height / 2
-    cols = int((paper.width - 2 * margin + gap + 1e-6) // (card.width + gap))
+    most_cols, cols = _fit_count(paper.width, card.width, margin, gap, bleed)
     room = half - margin - fold_clearance - card.height
     if cols < 1 or room < 0:
         raise BuildError(f"a {card} card does not fit half of {paper} paper for gutter fold",
@@ -276,5 +422,5 @@ def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     origin_x = (paper.width - grid_w) / 2
     inner = min(bleed, gap / 2)
     grid = Grid(paper, card, cols, 1, gap, origin_x, half + fold_clearance + fold_bleed, margin,
-                (_outer_bleed(origin_x - margin, bleed), edge_bleed), (inner, inner))
+                (_edge_bleed(origin_x - margin, bleed, inner), edge_bleed), (inner, inner), (most_cols, 1))
     return FoldGrid(grid, half, fold_clearance, fold_bleed, edge_bleed)

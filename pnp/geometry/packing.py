@@ -146,36 +146,58 @@ def _groups(pieces: list[Any]) -> list[list[Any]]:
     return [g for g in groups if g[0].back is None] + [g for g in groups if g[0].back is not None]
 
 
+def back_insets(opts: Any) -> tuple[float, float, float, float]:
+    """How much further than the margin, in pt, the fronts of double-sided pieces keep from the
+    (left, bottom, right, top) paper edges, so that their backs, mirrored by the flip and moved
+    by ``opts.back_offset``, stay inside the margin as well (print-specs.md §8 checks 11 and 15).
+
+    Long-edge flip mirrors x, so a back moved right needs room on the fronts' left; short-edge
+    flip and gutter fold mirror y, so a back moved up needs room below the fronts."""
+    ox, oy = opts.back_offset
+    if opts.gutter_fold or opts.flip == "short":
+        return max(0.0, -ox), max(0.0, oy), max(0.0, ox), max(0.0, -oy)
+    return max(0.0, ox), max(0.0, -oy), max(0.0, -ox), max(0.0, oy)
+
+
 def pack(pieces: list[Any], paper: Size, opts: Any, names: dict[str, str]) -> list[TokenSheet]:
     """Place ``pieces`` on sheets of ``paper``: group by group (same component, shape, size and
     sidedness), each group under a caption, as many as fit; a group continues on the next sheet.
     One-sided and double-sided groups never share a sheet. With gutter fold, double-sided groups
-    use only the upper half (above the fold, keeping the margin from it). ``opts`` are the sheet
-    options (``margin``, ``bleed``, ``gap`` in pt, ``gutter_fold``); ``names`` maps component
-    ids to the names the captions show. Raises BuildError when a piece does not fit."""
+    use only the upper half (above the fold, keeping the margin from it). Double-sided groups
+    keep the room their backs' offset needs (:func:`back_insets`; pieces already that far from
+    an edge stay where they are). ``opts`` are the sheet
+    options (``margin``, ``bleed``, ``gap``, ``back_offset`` in pt, ``flip``, ``gutter_fold``);
+    ``names`` maps component ids to the names the captions show. Raises BuildError when a piece
+    does not fit."""
     margin = opts.margin
-    width = paper.width - 2 * margin
     sheets: list[TokenSheet] = []
     current: TokenSheet | None = None
     y = 0.0
     for group in _groups(pieces):
         first = group[0]
         double = first.back is not None
+        inset_l, inset_b, inset_r, inset_t = back_insets(opts) if double else (0.0, 0.0, 0.0, 0.0)
+        width = paper.width - 2 * margin
         lat = lattice(first, width, opts.bleed, opts.gap)
-        bottom = margin
+        if lat.width > width - inset_l - inset_r + 1e-6:  # the rows are too wide to leave the room
+            lat = lattice(first, width - inset_l - inset_r, opts.bleed, opts.gap)
+        bottom = margin + inset_b
         if double and opts.gutter_fold:
-            bottom = paper.height / 2 + DEFAULT_MARGIN
-        if (paper.height - margin - bottom) < CAPTION + lat.cell_h:
+            bottom = paper.height / 2 + DEFAULT_MARGIN + inset_b
+        sheet_top = paper.height - margin - max(0.0, inset_t - CAPTION)  # the front's caption has no back
+        if (sheet_top - bottom) < CAPTION + lat.cell_h:
             raise BuildError(f"a {first.shape} piece ({first.face.label}) does not fit on {paper} paper",
                              hint="use larger paper or a smaller piece",
                              rule="sheet.fit")
+        # centred, unless that leaves less room than the backs need on one side
         left = margin + (width - lat.width) / 2
+        left = min(max(left, margin + inset_l), paper.width - margin - inset_r - lat.width)
         placed = 0
         while placed < len(group):
             if current is None or current.double != double or y - CAPTION - lat.cell_h < bottom - 1e-6:
                 current = TokenSheet([], [], double)
                 sheets.append(current)
-                y = paper.height - margin
+                y = sheet_top
             rows = lat.rows_fitting(y - CAPTION - bottom)
             n = min(len(group) - placed, lat.per_rows(rows))
             count = sum(1 for _ in group)

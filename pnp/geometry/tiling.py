@@ -16,9 +16,14 @@ increments. Tiles are named like map squares: a letter for the row (A is the top
 number for the column (1 is the left column): A1, A2, ..., B1, ...
 
 Each overlap between two neighbouring tiles (a **band**) carries alignment marks at identical
-board coordinates on both tiles, on the band's centre line (print-specs.md §8 check 19). Every
+board coordinates on both tiles (print-specs.md §8 check 19): on the band's centre line, where
+the right or lower tile is trimmed, but outside the printed windows, in the guide strips at
+both ends of the band. Every point of a band inside the board is printed on the finished board
+by one of its two tiles (the upper tile up to the centre line, the trimmed lower one after it),
+so a mark drawn over the art would stay in sight; in the guide strips the marks are cut away
+with the strips, or end up under the neighbouring tile, once the board is put together. Every
 tile's printed window stays inside the printable area, with a guide strip of ``guide`` between
-the window and the margin for the tile label and cut ticks.
+the window and the margin for the tile label, the cut ticks and the alignment marks.
 """
 
 from __future__ import annotations
@@ -35,11 +40,12 @@ DEFAULT_OVERLAP = 10 * MM
 TILE_GUIDE = 5 * MM
 """Strip between a tile's printed window and the ink-free margin: the tile label and cut ticks."""
 MIN_OVERLAP = 2 * MM
-"""The smallest overlap that still has room for an alignment mark."""
-MARK_FRACTIONS = (0.25, 0.5, 0.75)
-"""Where along a band its alignment marks sit, as fractions of the tile window's length."""
-MARK_RADIUS = 3 * MM
-"""Half the size of an alignment mark (an X in a circle), reduced to fit a narrow overlap."""
+"""The smallest overlap accepted: a tile is trimmed on the overlap's centre line and glued on the
+half left of its neighbour's."""
+MARK_RADIUS = 2 * MM
+"""Half the size of an alignment mark (an X in a circle): it sits at the centre of a guide strip
+(TILE_GUIDE, 5 mm), keeping MARK_GAP from the window and from the margin; reduced to fit a
+narrower strip."""
 
 _EPS = 1e-6
 
@@ -115,7 +121,8 @@ class Band:
 
 @dataclass(frozen=True)
 class AlignmentMark:
-    """An alignment mark: its centre in board coordinates, and the band it belongs to."""
+    """An alignment mark: its centre in board coordinates (outside the tile windows), and the
+    band it belongs to."""
 
     x: float
     y: float
@@ -190,19 +197,25 @@ class BoardPlan:
         return out
 
     def marks(self) -> list[AlignmentMark]:
-        """Alignment marks: on each band's centre line at MARK_FRACTIONS of its length.
+        """Alignment marks: two per band, on its centre line, just beyond both ends of the band
+        in the middle of the guide strips (``guide / 2`` outside the tile windows): above and
+        below a vertical band, left and right of a horizontal one.
 
         A mark belongs to both tiles of its band and is printed on both at the same board
-        coordinates (print-specs.md §8 check 19).
+        coordinates (print-specs.md §8 check 19): the two tiles of a band share its ends' guide
+        strips, since all windows sit at one place on the sheet. Trimming the right (lower)
+        tile on the centre line cuts its marks in half; laid on its neighbour, the halves meet.
+        No mark is printed inside a window, so none is left on the finished board.
         """
-        radius = min(MARK_RADIUS, self.overlap / 2)
+        radius = min(MARK_RADIUS, self.guide / 2 - MARK_GAP)
         out = []
         for band in self.bands():
-            for f in MARK_FRACTIONS:
-                if band.axis == "vertical":
-                    out.append(AlignmentMark(band.centre, band.y + f * band.height, band, radius))
-                else:
-                    out.append(AlignmentMark(band.x + f * band.width, band.centre, band, radius))
+            half = self.guide / 2
+            if band.axis == "vertical":
+                ends = [(band.centre, band.y - half), (band.centre, band.y + band.height + half)]
+            else:
+                ends = [(band.x - half, band.centre), (band.x + band.width + half, band.centre)]
+            out += [AlignmentMark(x, y, band, radius) for x, y in ends]
         return out
 
     def marks_on(self, tile: Tile) -> list[AlignmentMark]:
@@ -250,7 +263,7 @@ def plan_board(board: Size, paper: Size, *, margin: float, bleed: float,
             return BoardPlan(board, sheet, margin, b, overlap, guide, 1, 1, w, h, 0.0, 0.0, -b, -b,
                              (sheet.width - w) / 2, (sheet.height + h) / 2)
     if overlap < MIN_OVERLAP - _EPS:
-        raise BuildError(f"a tile overlap of {to_mm(overlap):g} mm is too small for alignment marks",
+        raise BuildError(f"a tile overlap of {to_mm(overlap):g} mm is too small to trim on its centre and glue",
                          hint=f"use an overlap of at least {to_mm(MIN_OVERLAP):g} mm (10 mm is the default)",
                          rule="sheet.fit")
     best = None

@@ -28,7 +28,7 @@ from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
 from ..geometry.impose import MARK_GAP
-from ..geometry.tiling import DEFAULT_OVERLAP, BoardPlan, Tile, plan_board, tile_label
+from ..geometry.tiling import DEFAULT_OVERLAP, MARK_RADIUS, BoardPlan, Tile, plan_board, tile_label
 from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.games import GameSource
@@ -71,9 +71,11 @@ def _place_form(c, name: str, plan: BoardPlan, tile: Tile, size: Size) -> None:
 
 def alignment_mark(c, x: float, y: float, radius: float) -> None:
     """An alignment mark centred at (x, y) sheet pt: an X and a circle, black on a white halo.
+    ``radius`` (pt) is half the mark's size; the X's arms reach 0.8 of it, the circle 0.55.
 
-    The X's arms run diagonally so that cutting through the mark's centre along either axis
-    leaves half of every line on each side (docs/boards.md, "Assembling a tiled board")."""
+    Marks sit in the guide strips outside a tile's window (:meth:`BoardPlan.marks`), never on
+    the art. The X's arms run diagonally so that cutting through the mark's centre along either
+    axis leaves half of every line on each side (docs/boards.md, "Assembling a tiled board")."""
     arm = radius * 0.8
     segs = [(x - arm, y - arm, x + arm, y + arm), (x - arm, y + arm, x + arm, y - arm)]
     c.saveState()
@@ -131,16 +133,18 @@ def _tile_page(c, name: str, plan: BoardPlan, tile: Tile, bp: BoardPiece) -> Non
     text(c, "sans", size, paper.width / 2, m + 1.4 * MM,
          f"{bp.title}  ·  tile {tile.label} of {plan.count} ({plan.rows} x {plan.cols})  ·  "
          f"{to_mm(plan.board.width):g} x {to_mm(plan.board.height):g} mm{below}", align="centre")
-    text(c, "sans-bold", 9, x0 + 12 * MM, m + 1.2 * MM, tile.label, align="centre")
-    text(c, "sans-bold", 9, x0 + w - 12 * MM, m + 1.2 * MM, tile.label, align="centre")
+    inset = max(12 * MM, plan.overlap / 2 + MARK_RADIUS + 5 * MM)  # the labels keep clear of the marks
+    text(c, "sans-bold", 9, x0 + inset, m + 1.2 * MM, tile.label, align="centre")
+    text(c, "sans-bold", 9, x0 + w - inset, m + 1.2 * MM, tile.label, align="centre")
     if tile.row > 0:
+        above = tile_label(tile.row - 1, tile.col)
         text(c, "sans", size, paper.width / 2, y0 + h + 2.2 * MM,
-             f"{tile_label(tile.row - 1, tile.col)} is above: trim this tile on the ticks at the centre "
-             f"of the overlap and lay it on {tile_label(tile.row - 1, tile.col)}, matching the marks", align="centre")
+             f"{above} is above: once this row is joined, trim it on the ticks at the centre of the overlap "
+             f"and lay it on row {above.rstrip('0123456789')}, matching the marks", align="centre")
     if tile.col > 0:
         text(c, "sans", size, x0 - 2.2 * MM, y0 + h / 2,
              f"{tile_label(tile.row, tile.col - 1)} is to the left: trim this tile on the ticks at the centre "
-             f"of the overlap and lay it on {tile_label(tile.row, tile.col - 1)}",
+             f"of the overlap and lay it on {tile_label(tile.row, tile.col - 1)}, matching the marks",
              align="centre", angle=90)
     if tile.col + 1 < plan.cols:
         text(c, "sans", size, x0 + w + 2.2 * MM, y0 + h / 2,
@@ -182,11 +186,13 @@ def _assembly_page(c, name: str, plan: BoardPlan, bp: BoardPiece) -> None:
     steps = [
         f"{to_mm(bp.size.width):g} x {to_mm(bp.size.height):g} mm on {plan.count} sheets "
         f"({plan.rows} rows x {plan.cols} columns), overlapping by {to_mm(plan.overlap):g} mm.",
-        "1. Print every tile at 100 % (check the scale on page 1). Cut the board's outer edges on the crop ticks.",
-        "2. Each tile except A1 is trimmed on the line joining the ticks at the centre of its left and top",
-        "   overlaps; the marks there are cut in half.",
-        "3. Lay each trimmed tile on its neighbour so the halves of every mark meet again, and glue:",
-        "   row A from left to right, then row B on top of row A, and so on.",
+        "1. Print every tile at 100 % (check the scale on page 1).",
+        "2. Join each row from left to right: trim each tile but the first on the line joining the ticks at the",
+        "   centre of its left overlap, which cuts the marks at both ends in half; lay it on its left neighbour",
+        "   so the halves meet again, and glue.",
+        "3. Join the rows: trim each row but row A on the ticks at the centre of its top overlap, lay it on the",
+        "   row above so the halves of the marks at its two ends meet, and glue.",
+        "4. Cut the board's outer edges on the crop ticks: the marks go with the strips around the board.",
     ]
     for i, line in enumerate(steps):
         text(c, "sans", 9, inner, paper.height - inner - 34 - i * 12, line)

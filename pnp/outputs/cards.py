@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..core.errors import BuildError
 from ..core.findings import Finding, merge
-from ..core.units import MM, Size
+from ..core.units import MM, Size, to_mm
 from ..design.layouts import LayoutSet, drawable_cards, game_layouts
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.facts import game_facts
@@ -139,13 +139,77 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     return sheets
 
 
+def _sheet_place(game: Game, card: Size, paper_name: str) -> str:
+    """Where a finding about the sheets of one card size points: the file and the sheets."""
+    return f"{game.id}-cards.pdf ({card} cards on {paper_name})"
+
+
+def _mm(length: float) -> str:
+    """A length in pt as millimetres to 0.01 mm, halves rounded up alike on every side."""
+    return f"{to_mm(length) + 1e-9:.2f}"
+
+
+def _note(notes: list[Finding] | None, finding: Finding) -> None:
+    if notes is not None and finding not in notes:
+        notes.append(finding)
+
+
+def _gap_finding(notes: list[Finding] | None, game: Game, card: Size, opts: SheetOptions,
+                 note: tuple[str, str] | None) -> None:
+    """A ``sheet.gap-bleed`` warning for a :meth:`Grid.gap_note`: the gap took the room the
+    outer edges' bleed needed, so the sheets hold fewer cards (or, where none keeps it, less
+    bleed at the edges)."""
+    if note is not None:
+        _note(notes, Finding("warning", "sheet.gap-bleed", _sheet_place(game, card, opts.paper), note[0],
+                             hint=note[1], field="--gap"))
+
+
+def back_offset_finding(game: Game, card: Size, opts: SheetOptions,
+                        room: tuple[float, float, float, float]) -> Finding | None:
+    """A ``sheet.back-offset`` error when ``opts.back_offset`` moves the backs' art past the
+    ink-free margin (or, with gutter fold, past the fold); ``room`` is the (left, bottom, right,
+    top) room in pt from :meth:`Grid.back_room` or :meth:`FoldGrid.back_room`. None when the
+    offset fits.
+
+    The offset is never reduced to fit: it is what the designer measured on the calibration
+    sheet, and a smaller one would print every back off its face by the difference."""
+    ox, oy = opts.back_offset
+    left, bottom, right, top = room
+    over = [(ox - right, "right"), (-ox - left, "left"), (oy - top, "top"), (-oy - bottom, "bottom")]
+    past = [(amount, side) for amount, side in over if amount > 1e-6]
+    if not past:
+        return None
+    fold = opts.gutter_fold
+
+    def where(side: str) -> str:
+        if side == "top" and fold:
+            return "past the fold"
+        return f"into the {to_mm(opts.margin):g} mm margin at the {side}"
+
+    said = " and ".join(f"{_mm(amount)} mm {where(side)}" for amount, side in past)
+    return Finding("error", "sheet.back-offset", _sheet_place(game, card, opts.paper),
+                   f"--back-offset {to_mm(ox):g},{to_mm(oy):g} moves the backs {said}; they have "
+                   f"{_mm(left)} mm of room on the left, {_mm(right)} mm on the right, "
+                   f"{_mm(top)} mm {'up to the fold' if fold else 'at the top'} and {_mm(bottom)} mm at the bottom",
+                   hint="the offset is used as measured, never reduced, or every back would print off its face; "
+                   "a smaller --margin gives the backs that much more room (if the printer prints so close to the "
+                   "edge), a smaller --bleed gives them more on the sides with bleed, and other paper may too",
+                   field="--back-offset")
+
+
 def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], paper: Size, opts: SheetOptions,
                 notes: list[Finding] | None) -> int:
     """Draw the sheets of one card size on ``c``; returns how many (a duplex front and back
-    count as one). Raises BuildError when the cards fit no sheet."""
+    count as one). Raises BuildError when the cards fit no sheet. A back offset that moves the
+    backs into the margin is an error finding in ``notes`` (the sheets are drawn as asked)."""
     sheets = 0
+    size = group[0].size
     if opts.gutter_fold:
-        fold, sheet = _best_fold(paper, group[0].size, opts)
+        fold, sheet = _best_fold(paper, size, opts)
+        _gap_finding(notes, game, size, opts, fold.grid.gap_note(opts.bleed, rows=False))
+        finding = back_offset_finding(game, size, opts, fold.back_room(len(group)))
+        if finding is not None:
+            _note(notes, finding)
         for start in range(0, len(group), fold.per_sheet):
             c.setPageSize((sheet.width, sheet.height))
             _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
@@ -153,14 +217,15 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
             sheets += 1
         c.setPageSize((paper.width, paper.height))
         return sheets
-    grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
-    if notes is not None:
-        for note in grid.notes(opts.bleed):
-            finding = Finding("info", "sheet.tight-margin", f"{game.id}-cards.pdf ({group[0].size} cards on {opts.paper})",
-                              note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
-                              if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed")
-            if finding not in notes:
-                notes.append(finding)
+    grid = fit_grid(paper, size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
+    for note in grid.notes(opts.bleed):
+        _note(notes, Finding("info", "sheet.tight-margin", _sheet_place(game, size, opts.paper),
+                             note, hint="cut on the crop marks; " + ("A4 paper has room for bleed at the top and bottom; "
+                             if opts.paper == "letter" else "") + "pnp export makes print-shop files with full bleed"))
+    _gap_finding(notes, game, size, opts, grid.gap_note(opts.bleed))
+    finding = back_offset_finding(game, size, opts, grid.back_room(len(group), opts.flip))
+    if finding is not None:
+        _note(notes, finding)
     for start in range(0, len(group), grid.per_sheet):
         chunk = group[start:start + grid.per_sheet]
         _front_sheet(c, renderer, grid, chunk)

@@ -17,6 +17,7 @@ import pdfplumber
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from PIL import ImageDraw
 
 from pnp.model.games import GameSource
 from pnp.outputs.boards import build_boards, render_boards
@@ -210,26 +211,81 @@ def test_neighbouring_tiles_overlap_by_the_default_10mm(tiled):
     assert tiles["B3"][2][3] == pytest.approx(500 * MM + 9, abs=TOL)
 
 
+NEIGHBOURS = [(f"{r}{c}", f"{r}{c + 1}", "v") for r in "AB" for c in (1, 2)] + \
+    [(f"A{c}", f"B{c}", "h") for c in (1, 2, 3)]
+"""The bands of the 3 x 2 tiling: (left or upper tile, right or lower tile, axis)."""
+GUIDE = 5 * MM
+"""The guide strip between a tile's window and the margin, where the marks sit at its middle."""
+
+
 def test_alignment_marks_sit_at_identical_board_coordinates_on_both_tiles(tiled):
+    # two marks per overlap, on its centre line, beyond both ends of the overlap in the middle
+    # of the guide strips: outside every window, at the same board coordinates on both tiles
     _, _, pdf, doc = tiled
     tiles = tile_pages(pdf, doc)
     found = {label: marks(page, *off) for label, (page, off, _, _) in tiles.items()}
-    pairs = [(f"{r}{c}", f"{r}{c + 1}", "v") for r in "AB" for c in (1, 2)]
-    pairs += [(f"A{c}", f"B{c}", "h") for c in (1, 2, 3)]
-    for first, second, axis in pairs:
+    claimed = {label: 0 for label in tiles}
+    for first, second, axis in NEIGHBOURS:
         w1, w2 = tiles[first][2], tiles[second][2]
         band = (max(w1[0], w2[0]), max(w1[1], w2[1]), min(w1[2], w2[2]), min(w1[3], w2[3]))
+        if axis == "v":
+            centre = (band[0] + band[2]) / 2
+            want = [(centre, band[1] - GUIDE / 2), (centre, band[3] + GUIDE / 2)]
+        else:
+            centre = (band[1] + band[3]) / 2
+            want = [(band[0] - GUIDE / 2, centre), (band[2] + GUIDE / 2, centre)]
+        for label in (first, second):
+            on = [m for m in found[label] if any(abs(m[0] - x) <= TOL and abs(m[1] - y) <= TOL for x, y in want)]
+            assert len(on) == 2 and all(any(abs(m[0] - x) <= TOL and abs(m[1] - y) <= TOL for m in on)
+                                        for x, y in want), (label, axis, on, want)
+            claimed[label] += len(on)
+            left, top, right, bottom = tiles[label][2]
+            for x, y in on:  # outside the tile's window
+                assert not (left < x < right and top < y < bottom), (label, x, y)
+    # and no other mark anywhere
+    assert claimed == {label: len(found[label]) for label in tiles}
 
-        def inside(m):
-            return band[0] - TOL <= m[0] <= band[2] + TOL and band[1] - TOL <= m[1] <= band[3] + TOL
 
-        on_first = [m for m in found[first] if inside(m)]
-        on_second = [m for m in found[second] if inside(m)]
-        assert len(on_first) == len(on_second) == 3
-        for a, b in zip(on_first, on_second):
-            assert a == pytest.approx(b, abs=TOL)
-            centre = (band[0] + band[2]) / 2 if axis == "v" else (band[1] + band[3]) / 2
-            assert (a[0] if axis == "v" else a[1]) == pytest.approx(centre, abs=TOL)
+def visible_area(tiles, label: str, board=(500 * MM, 500 * MM)) -> tuple[float, float, float, float]:
+    """The part of the board (left, top, right, bottom, board pt) that ``label`` shows on the
+    assembled board: inside the trim, from the centre of its left and top overlaps (where it
+    is trimmed) to the centre of its right and bottom ones (where its neighbours cover it).
+    The overlaps are read from the windows the tiles print."""
+    row, col = label[0], int(label[1:])
+    left, top, right, bottom = tiles[label][2]
+    west, east = f"{row}{col - 1}", f"{row}{col + 1}"
+    north, south = f"{chr(ord(row) - 1)}{col}", f"{chr(ord(row) + 1)}{col}"
+    return (max(0.0, (left + tiles[west][2][2]) / 2 if west in tiles else left),
+            max(0.0, (top + tiles[north][2][3]) / 2 if north in tiles else top),
+            min(board[0], (right + tiles[east][2][0]) / 2 if east in tiles else right),
+            min(board[1], (bottom + tiles[south][2][1]) / 2 if south in tiles else bottom))
+
+
+def test_no_alignment_mark_shows_on_the_finished_board(tiled):
+    # the test board is flat #EEEEEE but for its markers: rendered at 300 dpi, every pixel of
+    # the part of each tile left in sight once assembled is that grey, so no mark is printed there
+    _, path, pdf, doc = tiled
+    tiles = tile_pages(pdf, doc)
+    art = [(REF[0], REF[1], 1 * MM), (100 * MM, 50 * MM, 2 * MM), (250 * MM, 400 * MM, 2 * MM),
+           (480 * MM, 490 * MM, 2 * MM)]
+    rendered = pdfium.PdfDocument(str(path))
+    scale = 300 / 72
+    checked = 0
+    for label, (page, (ox, oy), _, _) in tiles.items():
+        image = rendered[page.page_number - 1].render(scale=scale).to_pil().convert("L")
+        paint = ImageDraw.Draw(image)
+        for x, y, size in art:  # the board's own markers, painted over in the background grey
+            paint.rectangle(((ox + x) * scale - 3, (page.height - oy + y) * scale - 3,
+                             (ox + x + size) * scale + 3, (page.height - oy + y + size) * scale + 3), fill=0xEE)
+        left, top, right, bottom = visible_area(tiles, label)
+        box = (round((ox + left) * scale) + 1, round((page.height - oy + top) * scale) + 1,
+               round((ox + right) * scale) - 1, round((page.height - oy + bottom) * scale) - 1)
+        low, high = image.crop(box).getextrema()
+        assert 0xEE - 2 <= low and high <= 0xEE + 2, f"ink other than the board's in sight on {label}: {low}-{high}"
+        checked += (box[2] - box[0]) * (box[3] - box[1])
+    rendered.close()
+    board_px = (500 * MM * scale) ** 2
+    assert checked == pytest.approx(board_px, rel=0.01)  # the visible parts make up the whole board
 
 
 def test_every_tile_stays_inside_the_printable_margin(tiled):
@@ -311,7 +367,7 @@ def test_tile_plan_geometry():
     letter = PAPER_SIZES["letter"]
     plan = plan_board(Size(500 * MM, 500 * MM), letter, margin=5 * MM, bleed=9.0)
     assert (plan.rows, plan.cols) == (2, 3)
-    assert len(plan.marks()) == 3 * len(plan.bands()) == 3 * 7
+    assert len(plan.marks()) == 2 * len(plan.bands()) == 2 * 7
     one = plan_board(Size(190 * MM, 260 * MM), letter, margin=5 * MM, bleed=9.0)
     assert not one.tiled and one.paper == letter
     landscape = plan_board(Size(240 * MM, 160 * MM), letter, margin=5 * MM, bleed=9.0)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,17 +22,22 @@ from pnp.geometry.impose import MARK_WIDTH, fit_fold, fit_grid
 from pnp.model.load import load_game
 from pnp.core.units import CARD_SIZES, MM, PAPER_SIZES, to_mm
 
-from sheetgeom import open_pdf, trims
+from sheetgeom import art_boxes, extent, open_pdf, trims
 
 TOL = 0.05 * MM  # 0.05 mm
 POKER = CARD_SIZES["poker"]
 
 
-def build(game_dir: Path, out: Path, **opts) -> Path:
+def build_findings(game_dir: Path, out: Path, **opts) -> list:
+    """Build the tiny game's cards with ``opts`` and return every finding."""
     game = load_game(game_dir, "tiny")
     layouts = game_layouts(game, GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates"))
-    result = build_cards(game, layouts, out, SheetOptions(**opts))
-    assert [f for f in result.findings if f.severity != "info"] == []
+    return build_cards(game, layouts, out, SheetOptions(**opts)).findings
+
+
+def build(game_dir: Path, out: Path, **opts) -> Path:
+    findings = build_findings(game_dir, out, **opts)
+    assert [f for f in findings if f.severity != "info"] == []
     return out / ("tiny-cards-gutter-fold.pdf" if opts.get("gutter_fold") else "tiny-cards.pdf")
 
 
@@ -132,6 +139,156 @@ def test_back_offset_moves_only_backs(nine, tmp_path):
         for a, b in zip(p, m):
             assert b.x - a.x == pytest.approx(dx, abs=0.01 * MM)
             assert b.y - a.y == pytest.approx(dy, abs=0.01 * MM)
+
+
+def back_room(path: Path, index: int, top: float | None = None) -> dict[str, float]:
+    """Room in mm between the art of the backs on page ``index`` (the clip rectangles below
+    ``top``, pt, when given: the backs half of a gutter-fold sheet) and the 5 mm margin, or,
+    upwards, ``top``."""
+    with pikepdf.open(path) as doc:
+        boxes = art_boxes(doc, index)
+        page_w, page_h = (float(v) for v in doc.pages[index].mediabox[2:])
+    if top is not None:
+        boxes = [b for b in boxes if b[3] <= top + 0.01]
+    x0, y0, x1, y1 = extent(boxes)
+    upper = page_h - 5 * MM if top is None else top
+    return {"left": to_mm(x0) - 5, "right": to_mm(page_w - 5 * MM - x1), "bottom": to_mm(y0) - 5,
+            "top": to_mm(upper - y1)}
+
+
+ROOM = re.compile(r"they have ([\d.]+) mm of room on the left, ([\d.]+) mm on the right, ([\d.]+) mm "
+                  r"(?:at the top|up to the fold) and ([\d.]+) mm at the bottom")
+DIRECTIONS = {"right": (1, 0), "left": (-1, 0), "top": (0, 1), "bottom": (0, -1)}
+
+
+@pytest.mark.parametrize("side", list(DIRECTIONS))
+@pytest.mark.parametrize("fold", [False, True])
+def test_a_back_offset_past_the_margin_is_refused_naming_the_room(nine, tmp_path, side, fold):
+    # the room is measured on the zero-offset sheets: from the backs' clipped art to the margin
+    # (or, on a gutter-fold sheet, up to the fold)
+    plain = build(nine, tmp_path / "plain", paper="letter", gutter_fold=fold)
+    room = back_room(plain, 2, top=PAPER_SIZES["letter"].width / 2) if fold else back_room(plain, 3)
+    if not fold:
+        assert room == pytest.approx({"left": 12.7 - 3.175 - 5, "right": 12.7 - 3.175 - 5,
+                                      "top": 1.35, "bottom": 1.35}, abs=0.01)
+    dx, dy = DIRECTIONS[side]
+    kind = {"gutter_fold": fold}
+    # up to the room, the backs move as asked and stay out of the margin
+    fits = (room[side] - 0.01) * MM
+    path = build(nine, tmp_path / "fits", paper="letter", back_offset=(dx * fits, dy * fits), **kind)
+    moved = back_room(path, 2, top=PAPER_SIZES["letter"].width / 2) if fold else back_room(path, 3)
+    assert moved[side] == pytest.approx(0.01, abs=0.005)
+    # past it, an error that names the offset, how far past and the room on every side
+    over = (room[side] + 0.1) * MM
+    findings = build_findings(nine, tmp_path / "over", paper="letter", back_offset=(dx * over, dy * over), **kind)
+    errors = [f for f in findings if f.severity == "error"]
+    assert [f.rule for f in errors] == ["sheet.back-offset"]
+    err = errors[0]
+    assert err.location == "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)" and err.field == "--back-offset"
+    assert err.message.startswith(f"--back-offset {dx * (room[side] + 0.1):g},{dy * (room[side] + 0.1):g} "
+                                  "moves the backs 0.10 mm ")
+    where = "past the fold" if fold and side == "top" else f"into the 5 mm margin at the {side}"
+    assert f"0.10 mm {where};" in err.message
+    said = dict(zip(("left", "right", "top", "bottom"), (float(v) for v in ROOM.search(err.message).groups())))
+    assert said == pytest.approx(room, abs=0.006)
+    assert "never reduced" in err.hint and "--margin" in err.hint
+
+
+@pytest.mark.parametrize("option, rule, severity", [
+    (["--back-offset", "0,1.5"], "sheet.back-offset", "error"),
+    (["--gap", "0.25in"], "sheet.gap-bleed", "warning"),
+])
+def test_check_and_build_report_the_same_sheet_finding(nine, tmp_path, option, rule, severity):
+    manifest = nine / "game.toml"  # the stated totals of the 11 cards, so that only the option is wrong
+    manifest.write_text(manifest.read_text().replace("count = 5", "count = 11").replace("count = 3", "count = 7"))
+    out = tmp_path / "out"
+    args = ["--paper", "letter", *option]
+    checked = subprocess.run([sys.executable, "-m", "pnp", "check", str(nine), "--format", "json", *args],
+                             capture_output=True, text=True)
+    assert checked.returncode == (1 if severity == "error" else 0), checked.stdout + checked.stderr
+    found = [f for f in json.loads(checked.stdout)[0]["findings"] if f["severity"] != "info"]
+    assert [(f["severity"], f["rule"], f["location"]) for f in found] == [
+        (severity, rule, "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)")]
+    built = subprocess.run([sys.executable, "-m", "pnp", "build", str(nine), "-o", str(out), "--no-contact-sheets",
+                            *args], capture_output=True, text=True, env=dict(os.environ, COLUMNS="300"))
+    assert f"{severity}  {rule}" in built.stdout and found[0]["location"] in built.stdout
+    assert found[0]["message"] in built.stdout.replace("\n", " ")
+    # an error writes nothing; a warning writes, unless --strict
+    assert built.returncode == (1 if severity == "error" else 0)
+    assert (out / "tiny" / "tiny-cards.pdf").exists() == (severity != "error")
+
+
+def card_boxes(path: Path, index: int) -> list[tuple[tuple[float, float], tuple[float, float, float, float]]]:
+    """(trim left-bottom, art box) of each card on page ``index``: trims from the cards' markers,
+    art boxes from the clip rectangles the PDF draws each card's art through."""
+    page = open_pdf(path).pages[index]
+    found = trims(page, back=False, card_h=POKER.height)
+    with pikepdf.open(path) as doc:
+        boxes = art_boxes(doc, index)
+    out = []
+    for t in found:
+        box = [b for b in boxes if b[0] <= t.x + 1 and b[1] <= t.y + 1 and b[2] >= t.x + POKER.width - 1
+               and b[3] >= t.y + POKER.height - 1]
+        assert len(box) == 1
+        out.append(((t.x, t.y), box[0]))
+    return out
+
+
+def test_a_gap_without_room_for_the_outer_bleed_gives_up_a_column(nine, tmp_path):
+    # 6.35 mm gaps give every card 3.175 mm of bleed between cards, but leave 1.35 mm beside 3
+    # columns on Letter: the sheets hold 2 columns, centred, with the full bleed on every edge
+    gap = 6.35 * MM
+    findings = build_findings(nine, tmp_path, paper="letter", gap=gap)
+    path = tmp_path / "tiny-cards.pdf"
+    warned = [f for f in findings if f.severity != "info"]
+    assert [(f.severity, f.rule, f.location, f.field) for f in warned] == [
+        ("warning", "sheet.gap-bleed", "tiny-cards.pdf (63.5 x 88.9 mm cards on letter)", "--gap")]
+    assert warned[0].message == (
+        "--gap 6.35 mm leaves 1.35 mm beside 3 columns of cards, no room for the 3.18 mm of bleed it gives each "
+        "card and a crop mark at the left and right edges: the sheets hold 2 columns instead, 4 cards a sheet "
+        "instead of 6, so that every card keeps its bleed on every edge")
+    assert "3 columns with a --gap of 4.46 mm or less" in warned[0].hint
+    cards = card_boxes(path, 2)
+    assert len(cards) == 4
+    left = (215.9 - 2 * 63.5 - 6.35) / 2
+    bottom = (279.4 - 2 * 88.9 - 6.35) / 2
+    for i, ((x, y), box) in enumerate(cards):
+        row, col = divmod(i, 2)
+        assert x == pytest.approx((left + col * (63.5 + 6.35)) * MM, abs=TOL)
+        assert y == pytest.approx((bottom + (1 - row) * (88.9 + 6.35)) * MM, abs=TOL)
+        # the art runs 1/8 in past the trim on every side, the outer edges too
+        assert [x - box[0], y - box[1], box[2] - x - POKER.width, box[3] - y - POKER.height] == \
+            pytest.approx([9.0] * 4, abs=TOL)
+    # and the crop marks start beyond it, in the margin outside every card's art
+    page = open_pdf(path).pages[2]
+    marks = [ln for ln in page.lines if abs(ln["linewidth"] - MARK_WIDTH) < 0.01]
+    assert marks
+    for ln in marks:
+        x0, x1, y0, y1 = ln["x0"], ln["x1"], page.height - ln["bottom"], page.height - ln["top"]
+        assert x0 >= 5 * MM - TOL and y0 >= 5 * MM - TOL
+        for _, box in cards:
+            assert x1 <= box[0] + TOL or x0 >= box[2] - TOL or y1 <= box[1] + TOL or y0 >= box[3] - TOL
+
+
+def test_a_gap_the_grid_has_room_for_keeps_its_bleed_on_the_outer_edges(nine, tmp_path):
+    # 4.4 mm gaps leave 3.3 mm beside 3 columns on Letter: room for the 2.2 mm of bleed they give
+    # each card and a 0.6 mm crop mark, so the grid stays 3 columns wide with that bleed outside
+    gap = 4.4 * MM
+    findings = build_findings(nine, tmp_path, paper="letter", gap=gap)
+    assert [f for f in findings if f.severity != "info"] == []
+    path = tmp_path / "tiny-cards.pdf"
+    cards = card_boxes(path, 2)
+    assert len(cards) == 6  # 3 columns, 2 rows
+    for i, ((x, y), box) in enumerate(cards):
+        col = i % 3
+        assert x == pytest.approx(((215.9 - 3 * 63.5 - 2 * 4.4) / 2 + col * (63.5 + 4.4)) * MM, abs=TOL)
+        assert x - box[0] == pytest.approx(2.2 * MM, abs=TOL)
+        assert box[2] - x - POKER.width == pytest.approx(2.2 * MM, abs=TOL)
+    page = open_pdf(path).pages[2]
+    side = [ln for ln in page.lines if abs(ln["linewidth"] - MARK_WIDTH) < 0.01 and ln["x1"] <= 10 * MM
+            and abs(ln["top"] - ln["bottom"]) < 0.01]  # the marks of the horizontal cuts, left of the grid
+    assert side and all(ln["x0"] == pytest.approx(5 * MM, abs=TOL) and
+                        ln["x1"] - ln["x0"] == pytest.approx(0.6 * MM, abs=TOL) for ln in side)
 
 
 def test_gutter_fold(nine, tmp_path):

@@ -19,6 +19,7 @@ from pnp.outputs.boards import build_boards
 from pnp.outputs.base import SheetOptions
 from pnp.core.errors import BuildError
 from pnp.model.load import load_game
+from pnp.geometry.packing import CAPTION
 from pnp.render.canvas import CUT_GRAY, CUT_WIDTH
 from pnp.core.units import MM, PAPER_SIZES
 
@@ -248,6 +249,64 @@ def test_short_edge_flip_and_back_offset(tmp_path, opts, expect):
         same_points(centres(back, back=True), want)
     names = {str(v) for v in pdf.doc.catalog["ViewerPreferences"].resolve().values()}
     assert any(("DuplexFlipShortEdge" if opts.get("flip") == "short" else "DuplexFlipLongEdge") in n for n in names)
+
+
+def ink_in_margin(path: Path, margin_mm: float = 5.0, dpi: int = 150) -> list[tuple[int, str]]:
+    """(page, edge) of every page rendered with ink (a pixel darker than 250 of 255) within
+    ``margin_mm`` of a paper edge (less a pixel for anti-aliasing)."""
+    import pypdfium2 as pdfium
+
+    found = []
+    doc = pdfium.PdfDocument(str(path))
+    band = int(margin_mm * dpi / 25.4) - 1
+    for i in range(len(doc)):
+        image = doc[i].render(scale=dpi / 72).to_pil().convert("L")
+        w, h = image.size
+        for edge, box in (("top", (0, 0, w, band)), ("bottom", (0, h - band, w, h)), ("left", (0, 0, band, h)),
+                          ("right", (w - band, 0, w, h))):
+            if image.crop(box).getextrema()[0] < 250:
+                found.append((i + 1, edge))
+    doc.close()
+    return found
+
+
+@pytest.mark.parametrize("opts, expect", [
+    ({"back_offset": (6 * MM, 6 * MM)}, lambda w, h, x, y: (w - x + 6 * MM, y + 6 * MM)),
+    ({"back_offset": (-6 * MM, -6 * MM)}, lambda w, h, x, y: (w - x - 6 * MM, y - 6 * MM)),
+    ({"flip": "short", "back_offset": (6 * MM, 6 * MM)}, lambda w, h, x, y: (x + 6 * MM, h - y + 6 * MM)),
+    ({"flip": "short", "back_offset": (-6 * MM, -6 * MM)}, lambda w, h, x, y: (x - 6 * MM, h - y - 6 * MM)),
+])
+def test_backs_moved_by_the_offset_stay_inside_the_margin(tmp_path, opts, expect):
+    # the fronts of double-sided sheets leave the room the offset needs, so the backs keep the
+    # whole offset and the margin both
+    game = make_game(tmp_path)
+    _, pdf = build(game, tmp_path / "out", **opts)
+    pairs = list(_front_back_pairs(pdf))
+    assert pairs
+    for front, back in pairs:
+        want = [expect(front.width, front.height, x, y) for x, y in centres(front, back=False)]
+        same_points(centres(back, back=True), want)
+    assert ink_in_margin(tmp_path / "out" / "tt-tokens.pdf") == []
+
+
+def test_gutter_fold_backs_moved_by_the_offset_stay_inside_the_margin(tmp_path):
+    game = make_game(tmp_path)  # enough discs to fill the upper half down to the fold clearance
+    (game / "discs.csv").write_text("id,colour,copies\nred,#C0392B,30\nblue,#2471A3,25\n", encoding="utf-8")
+    _, pdf = build(game, tmp_path / "out", gutter_fold=True, back_offset=(6 * MM, 8 * MM))
+    folded = [p for p in pdf.pages if centres(p, back=True)]
+    assert folded
+    for page in folded:
+        fronts = centres(page, back=False)
+        # every front's bleed keeps 5 mm from the fold, and so does every back's, moved up 8 mm
+        assert all(y - 10 * MM - BLEED >= page.height / 2 + 5 * MM + 8 * MM - TOL for _, y in fronts)
+        same_points(centres(page, back=True), [(x + 6 * MM, page.height - y + 8 * MM) for x, y in fronts])
+        # every sheet, a group's continuation too, fills from the top: the first row's bleed just
+        # under the caption line below the margin
+        cut = [obj["top"] for obj in page.rects + page.curves
+               if obj.get("stroke") and abs(obj["linewidth"] - CUT_WIDTH) < 0.01]
+        assert min(cut) - BLEED == pytest.approx(5 * MM + CAPTION, abs=TOL)
+    assert len(folded) >= 2
+    assert ink_in_margin(tmp_path / "out" / "tt-tokens.pdf") == []
 
 
 def test_gutter_fold_puts_backs_below_the_fold(tmp_path):
