@@ -3,7 +3,7 @@ card sheets, boards, tokens, rulebook and the export targets the manifest lists.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -17,7 +17,7 @@ from .output import print_build, resolve_games, run_games, output_root
 
 def describe(name: str, result) -> str:
     """What one part of a build made, for its line of the report."""
-    if name == "cards":
+    if name in ("cards", "cards-only"):
         return f"{result.cards} cards on {result.sheets} sheet(s)"
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
@@ -44,13 +44,18 @@ def build(
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
+    only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    settings = BuildSettings(opts, max_image_pixels, force, strict, jobs)
+    if only:
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
+                                 manifest_targets=False, only=tuple(only))
+    else:
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter), write=True):
         failed = print_build(report, strict, describe) or failed

@@ -61,7 +61,8 @@ class BuildSettings:
     targets made besides the manifest's ``[targets]`` (``manifest_targets`` False: only
     ``targets``); ``rulebook_paper`` and ``booklet`` how the rulebook is laid out (None: A4
     for A-series sheet paper, else Letter); ``url_prefix`` replaces a Tabletop Simulator
-    profile's image URLs.
+    profile's image URLs. ``only`` (``DECK`` or ``DECK/ROW_ID`` each) makes a quick card sheet
+    of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -75,6 +76,7 @@ class BuildSettings:
     rulebook_paper: str | None = None
     booklet: bool = False
     url_prefix: str | None = None
+    only: tuple[str, ...] = ()
 
 
 @dataclass

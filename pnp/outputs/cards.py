@@ -12,10 +12,12 @@ as they were.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import BuildError
 from ..core.findings import Finding, merge
+from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import LayoutSet, drawable_cards, game_layouts
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
@@ -312,27 +314,53 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     return pdf_to_png(buf.getvalue(), dpi=dpi)
 
 
+def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -> list[CardInstance]:
+    """The cards ``only`` names (``DECK`` for a whole deck, ``DECK/ROW_ID`` for one card with
+    its copies), in the order of ``cards``. Raises BuildError naming a deck or card the game
+    does not have, with the closest name."""
+    decks = [comp.id for comp in game if comp.kind == "deck"]
+    wanted: set[tuple[str, str | None]] = set()
+    for spec in only:
+        deck, _, row = spec.partition("/")
+        if deck not in decks:
+            raise BuildError(f"--only {spec}: the game has no deck {deck!r}", rule="build.only",
+                             hint=did_you_mean(deck, decks, "decks: " + ", ".join(decks)))
+        if row:
+            ids = [str(r.id) for r in game.components[deck].rows]
+            if row not in ids:
+                raise BuildError(f"--only {spec}: deck {deck!r} has no card {row!r}", rule="build.only",
+                                 hint=did_you_mean(row, ids) or f"give DECK/ID with an id of {deck}'s table")
+        wanted.add((deck, row or None))
+    return [card for card in cards if (card.deck, None) in wanted
+            or (card.deck, str(card.face.row_id)) in wanted]
+
+
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
-                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False) -> BuildResult:
+                 max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
+                 only: tuple[str, ...] = ()) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
 
     Cards whose face or back layout the layouts file does not define are left out, each an
     error finding at its cell; problems drawing a card are findings naming it (the box is left
-    out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit). Raises
-    BuildError when the cards fit no sheet.
+    out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit). With ``only``
+    (:func:`select_cards`), just those cards go on ``<game>-cards-only.pdf``, with no contact
+    sheets. Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
                         facts=game_facts(game))
     cards, findings = drawable_cards(game, layouts)
+    if only:
+        cards = select_cards(game, cards, only)
+        opts = replace(opts, contact_sheets=False)
     result = BuildResult(cards=len(cards))
     if not cards:
         result.findings = findings
         return result
     buf = io.BytesIO()
     result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings)
-    name = f"{game.id}-cards-gutter-fold.pdf" if opts.gutter_fold else f"{game.id}-cards.pdf"
+    name = f"{game.id}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
         for comp in game:
@@ -359,7 +387,9 @@ class CardsOutput:
     def stages(self, job: OutputJob) -> list[Stage]:
         def render(dry: bool) -> BuildResult:
             return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, job.settings.sheet,
-                                max_image_pixels=job.settings.max_image_pixels, dry=dry)
+                                max_image_pixels=job.settings.max_image_pixels, dry=dry, only=job.settings.only)
 
-        return [Stage("cards", job.data_files() + job.card_template_files() + job.font_files(), render,
-                      (job.settings.sheet, job.settings.max_image_pixels))]
+        # a quick sheet of some cards has a record of its own: the full build's stays valid
+        return [Stage("cards-only" if job.settings.only else "cards",
+                      job.data_files() + job.card_template_files() + job.font_files(), render,
+                      (job.settings.sheet, job.settings.max_image_pixels) + ((job.settings.only,) if job.settings.only else ()))]

@@ -77,3 +77,24 @@ def test_inside_a_game_folder_commands_act_on_it(tmp_path):
     assert built.returncode == 0 and (tmp_path / "g" / "output" / "g" / "g-rulebook.pdf").is_file()
     elsewhere = pnp("rulebook", "-o", str(tmp_path / "elsewhere"), cwd=art)
     assert elsewhere.returncode == 0 and (tmp_path / "elsewhere" / "g" / "g-rulebook.pdf").is_file()
+
+
+def test_only_makes_a_quick_sheet_of_the_named_cards_and_leaves_the_full_build_alone(tmp_path):
+    pnp("new", "g", "--from", "deck", cwd=tmp_path)
+    game = tmp_path / "g"
+    assert pnp("build", cwd=game).returncode == 0
+    out = game / "output" / "g"
+    full = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    quick = pnp("build", "--only", "goals", "--only", "cards/reef", cwd=game)
+    assert quick.returncode == 0, quick.stdout
+    with pdfplumber.open(out / "g-cards-only.pdf") as pdf:
+        words = [w["text"] for page in pdf.pages for w in page.extract_words()]
+    assert words.count("Reef") == 2 and "Spark" not in words  # reef's two copies, no other card
+    assert words.count("VP") == 3  # the three goal cards
+    after = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "g-cards-only.pdf"}
+    record, before = json.loads(after.pop(".pnp-build.json")), json.loads(full.pop(".pnp-build.json"))
+    assert after == full and {k: v for k, v in record.items() if k != "cards-only"} == before
+    assert "inputs unchanged" in pnp("build", cwd=game).stdout  # the full build's record still holds
+    wrong = pnp("build", "--only", "cards/reeff", cwd=game)
+    assert wrong.returncode == 1 and "deck 'cards' has no card 'reeff'" in wrong.stdout
+    assert "did you mean 'reef'?" in wrong.stdout
