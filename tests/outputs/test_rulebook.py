@@ -557,3 +557,14 @@ def test_rulebook_templates_have_the_layout_sandbox_limits(tmp_path, expression,
     with pytest.raises(RulebookError) as caught:
         _build(game_dir, tdir, tmp_path / "out")
     assert words in caught.value.message and caught.value.location.line == 3
+
+
+def test_the_template_sees_the_page_it_is_laid_out_on(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\nLaid out on {{ page.paper }}, "
+                                         "{{ 'booklet' if page.booklet else 'single' }} pages "
+                                         "{{ page.width_mm }} mm wide.\n")
+    result = build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                            tmp_path / "out", "a4", True)
+    single, booklet = result.files
+    assert "Laid out on a4, single pages 210.0 mm wide." in page_texts(single)[0]
+    assert "Laid out on a5, booklet pages 148.0 mm wide." in text_in(booklet, 0, 421, 842)  # page 1, right half
