@@ -130,21 +130,25 @@ def aa_build(tmp_path_factory):
 
 
 EXPECTED_SIDES = {
-    # (left, right) per printed side: sheet 0 front, sheet 0 back, sheet 1 front, ...
-    # print-specs.md §4, with the padding blanks (None) placed just before the back cover.
-    7: [(7, 1), (2, None), (6, 3), (4, 5)],
-    8: [(8, 1), (2, 7), (6, 3), (4, 5)],
-    12: [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)],
-    13: [(13, 1), (2, None), (None, 3), (4, None), (12, 5), (6, 11), (10, 7), (8, 9)],
+    # (pages, back-cover pages) -> (left, right) per printed side: sheet 0 front, sheet 0 back,
+    # sheet 1 front, ... (print-specs.md §4); the padding blanks (None) at the end, or just
+    # before the back cover when the book has one.
+    (7, 0): [(None, 1), (2, 7), (6, 3), (4, 5)],
+    (7, 1): [(7, 1), (2, None), (6, 3), (4, 5)],
+    (8, 0): [(8, 1), (2, 7), (6, 3), (4, 5)],
+    (12, 0): [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)],
+    (13, 0): [(None, 1), (2, None), (None, 3), (4, 13), (12, 5), (6, 11), (10, 7), (8, 9)],
+    (13, 1): [(13, 1), (2, None), (None, 3), (4, None), (12, 5), (6, 11), (10, 7), (8, 9)],
+    (13, 2): [(13, 1), (2, 12), (None, 3), (4, None), (None, 5), (6, 11), (10, 7), (8, 9)],
 }
 
 
-@pytest.mark.parametrize("n", sorted(EXPECTED_SIDES))
-def test_booklet_page_order_on_the_imposed_sheets(n):
+@pytest.mark.parametrize("n, back", sorted(EXPECTED_SIDES))
+def test_booklet_page_order_on_the_imposed_sheets(n, back):
     a5, sheet = PAPER_SIZES["a5"], PAPER_SIZES["a4"].landscape
-    imposed = impose_booklet(numbered_pdf(n, a5), sheet)
+    imposed = impose_booklet(numbered_pdf(n, a5), sheet, back=back)
     with pdfplumber.open(io.BytesIO(imposed)) as pdf:
-        assert len(pdf.pages) == len(EXPECTED_SIDES[n]) == padded_count(n) // 2
+        assert len(pdf.pages) == len(EXPECTED_SIDES[n, back]) == padded_count(n) // 2
         sides = []
         for page in pdf.pages:
             assert abs(page.width - 841.890) < TOL and abs(page.height - 595.276) < TOL
@@ -154,9 +158,9 @@ def test_booklet_page_order_on_the_imposed_sheets(n):
             for r in frames:
                 assert min(abs(r["x1"] - page.width / 2), abs(r["x0"] - page.width / 2)) < TOL
                 assert abs(r["top"] - (page.height - a5.height) / 2) < TOL
-    assert sides == EXPECTED_SIDES[n]
+    assert sides == EXPECTED_SIDES[n, back]
     n4 = padded_count(n)
-    positions = reading_order(n)
+    positions = reading_order(n, back)
     for left, right in sides:  # every side-by-side pair of positions sums to n4 + 1
         pos_left = positions.index(left) + 1 if left else None
         pos_right = positions.index(right) + 1 if right else None
@@ -165,14 +169,19 @@ def test_booklet_page_order_on_the_imposed_sheets(n):
 
 
 def test_booklet_sides_as_pure_function():
-    assert [(s.left, s.right) for s in booklet_sides(8)] == EXPECTED_SIDES[8]
-    assert reading_order(7) == [1, 2, 3, 4, 5, 6, None, 7]
-    assert reading_order(1) == [1, None, None, None]
+    assert [(s.left, s.right) for s in booklet_sides(8)] == EXPECTED_SIDES[8, 0]
+    assert reading_order(7) == [1, 2, 3, 4, 5, 6, 7, None]
+    assert reading_order(7, back=1) == [1, 2, 3, 4, 5, 6, None, 7]
+    assert reading_order(1) == reading_order(1, back=1) == [1, None, None, None]
+    assert reading_order(3, back=5) == [1, None, 2, 3]  # the first page stays the front cover
     for n in range(1, 30):
-        order = reading_order(n)
-        assert len(order) % 4 == 0 and len(order) - n < 4
-        assert order[-1] == (n if n > 1 else None)
-        assert sorted(p for p in order if p) == list(range(1, n + 1))
+        for back in (0, 1, 2):
+            order = reading_order(n, back)
+            assert len(order) % 4 == 0 and len(order) - n < 4
+            assert order[0] == 1 and sorted(p for p in order if p) == list(range(1, n + 1))
+            shown = min(back, n - 1)
+            blanks = [i for i, p in enumerate(order) if p is None]
+            assert blanks == list(range(n - shown, len(order) - shown))  # all together, before the back cover
     with pytest.raises(ValueError):
         padded_count(0)
 
@@ -568,3 +577,80 @@ def test_the_template_sees_the_page_it_is_laid_out_on(tmp_path):
     single, booklet = result.files
     assert "Laid out on a4, single pages 210.0 mm wide." in page_texts(single)[0]
     assert "Laid out on a5, booklet pages 148.0 mm wide." in text_in(booklet, 0, 421, 842)  # page 1, right half
+
+
+# -- booklet padding and keeping headings with their text --------------------------------------
+
+
+def booklet_reading_pages(path) -> list[list[str]]:
+    """The text lines (top to bottom) of every page of an imposed booklet in reading order: the
+    halves of its sides put back in page order by print-specs.md §4 (sheet i front = pages
+    n4 - 2i, 2i + 1; back = 2i + 2, n4 - 2i - 1), measured from where each character is."""
+    with pdfplumber.open(path) as pdf:
+        n4 = 2 * len(pdf.pages)
+        pages: dict[int, list[str]] = {}
+        for s, side in enumerate(pdf.pages):
+            i, face = divmod(s, 2)
+            numbers = (n4 - 2 * i, 2 * i + 1) if face == 0 else (2 * i + 2, n4 - 2 * i - 1)
+            for half, number in enumerate(numbers):
+                lines: dict[int, list] = {}
+                for c in side.chars:
+                    if ((c["x0"] + c["x1"]) / 2 >= side.width / 2) == bool(half):
+                        lines.setdefault(round(c["top"]), []).append(c)
+                pages[number] = ["".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"])).strip()
+                                 for _, chars in sorted(lines.items())]
+    return [pages[k] for k in range(1, n4 + 1)]
+
+
+def body_lines(lines: list[str], title: str) -> list[str]:
+    """A page's lines without its footer (the game's title and the page number, at the bottom)."""
+    return lines[:-1] if lines and title in lines[-1] and re.search(r"\d", lines[-1]) else lines
+
+
+def booklet_template(sections: int, back_cover: bool) -> str:
+    """A rulebook of ``sections`` sections whose headings introduce lists, tables and paragraphs
+    of lengths that vary from section to section, so some heading falls near a page's foot."""
+    out = ["# {{ game.title }}\n", "#### Contents\n", "{{ toc() }}\n", "---\n"]
+    sentence = "Every player draws a card and the turn passes on to the left. "
+    for k in range(1, sections + 1):
+        out.append(f"## Section {k}\n")
+        out.append("".join(f"- Step {k}.{i}: take a token and keep it.\n" for i in range(1, 2 + k % 4)))
+        out.append(sentence * (2 + (k * 5) % 7) + "\n")
+        out.append(f"### Part {k}.1\n")
+        out.append("| Piece | Count |\n|---|---:|\n" + "".join(f"| Piece {k}.{r} | {r} |\n" for r in range(1, 3 + k % 3)))
+        out.append(f"#### Note {k}\n")
+        out.append(sentence * (1 + (k * 3) % 4) + "\n")
+    if back_cover:
+        out.append("{{ back_cover() }}\n")
+        out.append("## Quick reference\n")
+        out.append(sentence * 4 + "\n")
+    return "\n".join(out)
+
+
+HEADING_RE = re.compile(r"^(Contents|Section \d+|Part \d+\.1|Note \d+|Quick reference)$")
+
+
+@pytest.mark.parametrize("back_cover", [False, True])
+def test_booklet_blanks_go_last_and_no_heading_ends_a_page(tmp_path, back_cover):
+    game_dir, tdir = tiny_with(tmp_path, booklet_template(13, back_cover))
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "a4", True)
+    pages = booklet_reading_pages(result.files[1])
+    filled = [k for k, lines in enumerate(pages, 1) if lines]
+    n = len(filled)
+    assert n % 4 != 0, "the test needs a page count that is padded"
+    if back_cover:
+        # every page of text first, then the blanks, then the back cover on the outside
+        assert filled == list(range(1, n)) + [len(pages)]
+        assert body_lines(pages[-1], "Tiny Test Game")[0] == "Quick reference"
+    else:
+        assert filled == list(range(1, n + 1))  # the blanks are the last pages
+        assert "Note 13" in pages[n - 1]  # the last section ends on the last page of text
+    for k in filled:
+        lines = body_lines(pages[k - 1], "Tiny Test Game")
+        assert lines and not HEADING_RE.match(lines[-1]), f"page {k} ends with the heading {lines[-1]!r}"
+        # a heading is followed on its page by at least two lines of what it introduces
+        for i, line in enumerate(lines):
+            if HEADING_RE.match(line):
+                assert len(lines) - i - 1 >= 2, f"page {k}: {line!r} has {len(lines) - i - 1} line(s) under it"
+

@@ -92,8 +92,8 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
         seen = {(f.rule, f.message) for f in findings}
         findings.extend(f for f in results[1].findings if (f.rule, f.message) not in seen)
         if impose:
-            book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), title=f"{game.title} (booklet)",
-                                          creator=f"pnp {__version__}")
+            book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), back=results[1].back,
+                                          title=f"{game.title} (booklet)", creator=f"pnp {__version__}")
         book.booklet_pages = results[1].pages
     return book
 

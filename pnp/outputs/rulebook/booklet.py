@@ -10,16 +10,17 @@ from ...core.units import Size
 from ...geometry.booklet import booklet_sides, placement
 
 
-def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "") -> bytes:
+def impose_booklet(pdf: bytes, sheet: Size, *, back: int = 0, title: str = "", creator: str = "") -> bytes:
     """Impose a PDF whose pages are in reading order onto 2-up landscape booklet sheets.
 
     ``pdf``: the source document (every page the same size, normally half of ``sheet``);
-    ``sheet``: the landscape sheet size in pt. Returns the imposed PDF: one page per printed
-    side (front, back, front, ...), blank halves left empty, ``/ViewerPreferences`` with
-    PrintScaling None and Duplex DuplexFlipShortEdge. Each page becomes a Form XObject named
-    ``/PageN`` (pikepdf's ``as_form_xobject``: its content and resources as they are, no
-    rasterising, so embedded fonts stay embedded), fitted to its half of the sheet. Same input,
-    same bytes (a deterministic document ID).
+    ``sheet``: the landscape sheet size in pt; ``back``: how many of its last pages are the back
+    cover (0: none; the padding blanks go before them, else at the end). Returns the imposed
+    PDF: one page per printed side (front, back, front, ...), blank halves left empty,
+    ``/ViewerPreferences`` with PrintScaling None and Duplex DuplexFlipShortEdge. Each page
+    becomes a Form XObject named ``/PageN`` (pikepdf's ``as_form_xobject``: its content and
+    resources as they are, no rasterising, so embedded fonts stay embedded), fitted to its half
+    of the sheet. Same input, same bytes (a deterministic document ID).
 
     Raises BuildError when the source has no pages or pages of different sizes.
     """
@@ -39,7 +40,7 @@ def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "
     pw, ph = sizes.pop()
     page_size = Size(pw, ph)
     out = pikepdf.new()
-    for side in booklet_sides(len(pages)):
+    for side in booklet_sides(len(pages), back):
         target = out.add_blank_page(page_size=(sheet.width, sheet.height))
         content = []
         for half, number in (("left", side.left), ("right", side.right)):

@@ -14,17 +14,19 @@ from ...core.units import Size
 from ...render import fonts
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
-from .story import MarkdownStory
+from .story import MarkdownStory, back_cover_mark_class, keep_with_next
 from .styles import SINGLE_STYLE, RulebookStyle, paragraph_styles
 
 
 @dataclass
 class RulebookPdf:
-    """A laid-out rulebook: the PDF bytes, its page count and preflight findings."""
+    """A laid-out rulebook: the PDF bytes, its page count, preflight findings and how many of
+    its last pages are the back cover (``back``, from ``{{ back_cover() }}``; 0: none)."""
 
     pdf: bytes
     pages: int
     findings: list[Finding] = field(default_factory=list)
+    back: int = 0
 
 
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
@@ -34,7 +36,10 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
       the table of contents (a paragraph holding only ``[TOC]``) and as PDF bookmarks.
-    - ``---`` (a thematic break) starts a new page.
+    - ``---`` (a thematic break) starts a new page; so does ``[BACK COVER]``, which also marks
+      where the back cover starts (``result.back`` counts its pages).
+    - Headings, and a sentence that introduces a list, table or the contents, stay on the page
+      of the first lines of what follows them.
     - Tables repeat their header row on every page they run onto and split between rows.
     - Images: ``![alt](target "width")``; ``resolver`` turns a target into an ImageItem.
       Images in one paragraph sit side by side and wrap; every image is scaled to the frame.
@@ -70,6 +75,9 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     for flow in story:
         if hasattr(flow, "images"):
             flow._max_h = frame_h
+    story = keep_with_next(story)
+    back_mark = back_cover_mark_class()
+    placed = {"back": 0}  # of the pass being laid out: the back cover's first page
     footer = styles["footer"]
     sans = fonts.register("sans")
 
@@ -96,9 +104,12 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     class Doc(BaseDocTemplate):
         def handle_documentBegin(self):
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
+            placed.update(back=0)
             super().handle_documentBegin()
 
         def afterFlowable(self, flowable):
+            if isinstance(flowable, back_mark):
+                placed["back"] = self.page
             entry = getattr(flowable, "_pnp_toc", None)
             if entry is None:
                 return
@@ -134,4 +145,5 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         raise BuildError(f"{display}: something in the rulebook is too big for a page: {str(exc)[:200]}",
                          hint="make the image or table smaller, or split it",
                          rule="rulebook.layout") from None
-    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn)
+    back = doc.page - placed["back"] + 1 if placed["back"] else 0
+    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn, back=back)

@@ -8,6 +8,7 @@ handler method); a new kind of block is a handler and one line there.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, Callable
 from xml.sax.saxutils import escape as xml_escape
 
@@ -17,7 +18,7 @@ from ...render import fonts
 from ...render.elements.text import ICON_EM, ICON_LIKE_RE
 from ...render.preflight import icon_unknown, missing_glyph
 from .images import ImageItem, PlacedImage, image_flow_class
-from .markup import LINE_BREAK, RulebookError, width_spec
+from .markup import BACK_COVER_MARKER, LINE_BREAK, RulebookError, width_spec
 from .styles import RulebookStyle
 
 BLOCKS = {
@@ -36,6 +37,13 @@ BLOCKS = {
 
 
 _TOC_RE = re.compile(r"^\[TOC(?: ([12]))?\]$")
+
+
+def _marker(node) -> str:
+    """The text of a paragraph node that may be a marker (``[TOC]``, ``[BACK COVER]``), else ""."""
+    if node is None or node.type != "paragraph" or not node.children:
+        return ""
+    return _plain(node.children[0]).strip()
 
 
 def _plain(node) -> str:
@@ -219,12 +227,14 @@ class MarkdownStory:
         """A paragraph: text and pictures, the table of contents for ``[TOC]``, kept with the
         list, table or quote it introduces."""
         inline = node.children[0] if node.children else None
-        toc = _TOC_RE.match(_plain(inline).strip()) if inline is not None else None
+        toc = _TOC_RE.match(_marker(node))
         if toc:
             return [self.toc(int(toc.group(1) or 2))]
+        if _marker(node) == BACK_COVER_MARKER:
+            return self.back_cover()
         style = self.s["tight"] if tight else self.s["body"]
         para = self.inline_flowables(inline, style) if inline is not None else []
-        if para and following is not None and following.type in LEAD_IN_TARGETS:
+        if para and following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(_marker(following))):
             para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces
         return para
 
@@ -246,7 +256,16 @@ class MarkdownStory:
     def block_page_break(self, node, tight: bool, following) -> list:
         from reportlab.platypus import PageBreak
 
+        if _marker(following) == BACK_COVER_MARKER:
+            return []  # the back cover starts the new page itself: one break, not a blank page
         return [PageBreak()]
+
+    def back_cover(self) -> list:
+        """A new page and, at its top, the mark by which the layout records the back cover's
+        first page (:func:`back_cover_mark_class`; the last one written counts)."""
+        from reportlab.platypus import PageBreak
+
+        return [PageBreak(), back_cover_mark_class()()]
 
     def block_html(self, node, tight: bool, following) -> list:
         from reportlab.platypus import Paragraph
@@ -274,6 +293,7 @@ class MarkdownStory:
         return out
 
     def toc(self, depth: int):
+        from reportlab.platypus import Spacer
         from reportlab.platypus.tableofcontents import TableOfContents
 
         class Contents(TableOfContents):
@@ -281,6 +301,26 @@ class MarkdownStory:
                 if kind == "TOCEntry" and stuff[0] >= depth:
                     return
                 super().notify(kind, stuff)
+
+            def split(self, avail_w, avail_h):
+                """Split between lines, leaving at least KEEP_FIRST_ROWS lines on each page."""
+                parts = super().split(avail_w, avail_h)
+                if len(parts) != 2:
+                    return parts
+                table = self._table  # as platypus lays it out: a spacer row before each section
+                rows = table._cellvalues
+                lines = [i for i, row in enumerate(rows) if not isinstance(row[0], Spacer)]
+                here = sum(1 for i in lines if i < len(parts[0]._cellvalues))
+                if here < KEEP_FIRST_ROWS:
+                    return []
+                if len(lines) - here >= KEEP_FIRST_ROWS:
+                    return parts
+                cut = lines[-KEEP_FIRST_ROWS]  # the first line the next page needs
+                while cut > 0 and isinstance(rows[cut - 1][0], Spacer):
+                    cut -= 1
+                if sum(1 for i in lines if i < cut) < KEEP_FIRST_ROWS:
+                    return []
+                return table.splitOn(self.canv, avail_w, sum(table._rowHeights[:cut]) + 0.01)
 
         from reportlab.platypus import TableStyle
 
@@ -430,3 +470,124 @@ LEAD_IN_TARGETS = ("table", "blockquote", "bullet_list", "ordered_list")
 KEEP_TOGETHER_ROWS = 10
 """A table of this many rows or fewer (header included) moves to the next page whole rather than
 split; a longer one splits between rows and repeats its header row."""
+
+
+@cache
+def back_cover_mark_class():
+    """The class of the mark :meth:`MarkdownStory.back_cover` puts at the top of the back
+    cover's first page: it draws nothing and takes no room; the document notes the page it
+    lands on (:func:`pnp.outputs.rulebook.markdown.markdown_pdf`)."""
+    from reportlab.platypus import Flowable
+
+    class BackCoverMark(Flowable):
+        _ZEROSIZE = True
+
+        def wrap(self, avail_w, avail_h):
+            return 0, 0
+
+        def draw(self):
+            pass
+
+    return BackCoverMark
+
+
+KEEP_FIRST_ROWS = 2
+"""A table of contents that splits leaves at least this many of its lines on each page, so its
+title (the heading or sentence before it) never ends a page with one line under it, and no line
+is left alone at the top of the next."""
+
+
+@cache
+def _keep_with_next_class():
+    from reportlab.platypus import Flowable
+    from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
+
+    class KeepWithNext(Flowable):
+        """Headings and lead-in sentences (``lead``) kept on one page with the start of what
+        follows them (``follower``): when the lead and the first piece of the follower that
+        platypus would place (two lines of a paragraph, the header and a row of a table, a list's
+        first item) do not both fit below the current position, the lead moves to the next page.
+        Unlike platypus's own KeepTogether, a long follower is not moved whole: it starts after
+        its heading and continues on the next page, and lists and tables are kept as well as
+        paragraphs."""
+
+        def __init__(self, lead: list, follower):
+            super().__init__()
+            self.lead = lead
+            self.follower = follower
+
+        def getSpaceBefore(self):
+            return self.lead[0].getSpaceBefore()
+
+        # a table of contents kept with its title is still told of every heading: multiBuild
+        # finds the indexing flowables among the story's own, so this one answers for it
+        def isIndexing(self):
+            return self.follower.isIndexing()
+
+        def isSatisfied(self):
+            return self.follower.isSatisfied()
+
+        def notify(self, kind, stuff):
+            return self.follower.notify(kind, stuff)
+
+        def beforeBuild(self):
+            return self.follower.beforeBuild()
+
+        def afterBuild(self):
+            return self.follower.afterBuild()
+
+        def wrap(self, avail_w, avail_h):
+            return avail_w, 0xFFFFFF  # never drawn whole: the frame asks split() where to cut
+
+        def split(self, avail_w, avail_h):
+            pieces = [*self.lead, self.follower]
+            frame = getattr(self, "_frame", None)
+            if frame is None or frame._atTop:
+                return pieces  # a fresh page: moving on would gain nothing
+            room = avail_h
+            for i, f in enumerate(self.lead):
+                _, h = f.wrapOn(self.canv, avail_w, room)
+                room -= h + (f.getSpaceBefore() if i else 0) + f.getSpaceAfter()
+            room -= self.follower.getSpaceBefore()
+            if room > 0 and self._starts(self.follower, avail_w, room):
+                return pieces
+            return [FrameBreak(), *pieces]
+
+        def _starts(self, flow, avail_w: float, room: float, depth: int = 0) -> bool:
+            """Whether some of ``flow`` fits in ``room`` pt: all of it, or the first piece it
+            splits into (a list splits into its items, which split again)."""
+            _, h = flow.wrapOn(self.canv, avail_w, room)
+            if h <= room + 1e-6:
+                return True
+            parts = [p for p in flow.splitOn(self.canv, avail_w, room)
+                     if not isinstance(p, ActionFlowable) and not getattr(p, "_ZEROSIZE", False)]
+            if not parts or parts[0] is flow or depth >= 4:
+                return False
+            return self._starts(parts[0], avail_w, room, depth + 1)
+
+    return KeepWithNext
+
+
+def keep_with_next(flows: list) -> list:
+    """``flows`` with every run of flowables that keep with the next one (headings, by their
+    style; lead-in sentences, :meth:`MarkdownStory.block_paragraph`) joined with the flowable
+    after them into one KeepWithNext. Platypus's own keep-with-next is switched off on them: it
+    cannot hold a list, and it moves a long table whole."""
+    from reportlab.platypus.doctemplate import ActionFlowable
+
+    keeper = _keep_with_next_class()
+    out: list = []
+    run: list = []
+    for f in flows:
+        if f.getKeepWithNext():
+            f.keepWithNext = 0
+            run.append(f)
+            continue
+        if run and not isinstance(f, ActionFlowable) and not getattr(f, "_ZEROSIZE", False):
+            out.append(keeper(run, f))
+        else:
+            out.extend(run)
+            out.append(f)
+        run = []
+    out.extend(run)
+    return out
