@@ -654,3 +654,74 @@ def test_booklet_blanks_go_last_and_no_heading_ends_a_page(tmp_path, back_cover)
             if HEADING_RE.match(line):
                 assert len(lines) - i - 1 >= 2, f"page {k}: {line!r} has {len(lines) - i - 1} line(s) under it"
 
+
+# -- table rows taller than a page --------------------------------------------------------------
+
+
+def test_a_table_cell_or_quote_taller_than_a_page_splits_across_pages(tmp_path):
+    words = [f"w{i:04d}" for i in range(1400)]
+    cards = ("id,title,cost,colour,text,copies\n"
+             "fire,Fire,2,red,short,3\n"
+             f"leaf,Leaf,1,green,{' '.join(words)},2\n")
+    template = ("# T\n\n## Cards\n\nThe cards:\n\n| Card | Rules | Cost |\n|---|---|---:|\n"
+                "{% for r in tables.cards %}\n| {{ r.title }} | {{ r.text }} | {{ r.cost }} |\n{% endfor %}\n\n"
+                "After the table.\n\n> Quoted: {{ tables.cards[1].text }}\n\nThe end.\n")
+    game_dir, tdir = tiny_with(tmp_path, template, cards)
+    result = build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                            tmp_path / "out", "a5", False)
+    assert not [f for f in result.findings if f.severity == "error"]
+    texts = page_texts(result.files[0])
+    assert len(texts) >= 5
+    found = re.findall(r"w\d{4}", "\n".join(texts))
+    assert found == words + words  # every word once in the cell and once in the quote, in order
+    end = next(i for i, t in enumerate(texts) if "After the table." in t)
+    assert end >= 2
+    for text in texts[:end + 1]:  # the header row heads each page the row runs onto, once
+        assert text.count("Rules") == 1
+    whole = "\n".join(texts)
+    assert whole.index("Fire") < whole.index("w0000") < whole.index("After the table.") < whole.index("The end.")
+
+
+def test_an_unsplittable_table_row_is_a_located_finding_in_check_and_rulebook(tmp_path):
+    from PIL import Image
+
+    template = ("# {{ game.title }}\n\n## Setting up\n\nSome text.\n\n| Card | Picture |\n|---|---|\n"
+                "{% for r in tables.cards %}\n"
+                "| {{ r.title }} | {% if loop.index == 2 %}![tall](tall.png \"30mm\"){% endif %} |\n"
+                "{% endfor %}\n")
+    game_dir, tdir = tiny_with(tmp_path, template)
+    Image.new("RGB", (300, 6000), (30, 90, 200)).save(tdir / "tall.png", dpi=(300, 300))  # 30 x 600 mm
+    env = dict(os.environ, COLUMNS="250")
+    check = subprocess.run([sys.executable, "-m", "pnp", "check", str(game_dir), "--format", "json"],
+                           capture_output=True, text=True, env=env)
+    rulebook = subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "-o", str(tmp_path / "out")],
+                              capture_output=True, text=True, env=env)
+    for run in (check, rulebook):
+        assert run.returncode == 1 and "Traceback" not in run.stdout + run.stderr
+    import json
+
+    (finding,) = [f for f in json.loads(check.stdout)[0]["findings"] if f["rule"] == "rulebook.layout"]
+    message = ("the table under 'Setting up' (table 1 of the rulebook), row 2 ('Leaf'): the row is 603 mm tall, "
+               "more than the 241 mm of a page, and cannot be split across pages")
+    assert (finding["severity"], finding["file"], finding["line"], finding["message"]) == (
+        "error", f"{game_dir}/templates/rulebook.md.j2", 7, message)  # line 7: the table's header row
+    # 241 mm: the text column of a Letter page, 279.4 mm less 18 and 20 mm margins
+    assert "picture does not" in finding["hint"]
+    assert f"{game_dir}/templates/rulebook.md.j2" in rulebook.stdout
+    assert "    7  error  rulebook.layout" in rulebook.stdout and message in rulebook.stdout
+    assert not re.search(r"Flowable|0x[0-9A-Fa-f]{6}|cell\(\d", rulebook.stdout)  # no layout engine internals
+    assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+def test_anything_else_too_big_for_a_page_names_the_heading_it_follows(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n## Setting up\n\n- First step.\n- A picture: ![tall](tall.png \"30mm\")\n")
+    Image.new("RGB", (300, 6000), (30, 90, 200)).save(tdir / "tall.png", dpi=(300, 300))  # in a list item: not scaled
+    with pytest.raises(PnpError) as caught:
+        _build(game_dir, tdir, tmp_path / "out")
+    assert caught.value.rule == "rulebook.layout"
+    assert caught.value.render() == (
+        "tiny/templates/rulebook.md.j2:3: something after the heading 'Setting up' is too big for a page "
+        "(180 x 241 mm) and cannot be split across pages\n"
+        "  hint: make the picture, table or code block smaller, or split it in parts")

@@ -99,17 +99,19 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
 
 
 def template_locator(template: Path, display: str):
-    """``locate(text)``: the template file (``display``) at the first line that holds ``text``
-    (case-blind), or the file alone when no line does (the text comes from the data, or from
-    an included file). What the rulebook finds points at the template this way."""
+    """``locate(text, *more)``: the template file (``display``) at the first line that holds
+    ``text`` and every one of ``more`` (case-blind), or the file alone when no line does (the
+    text comes from the data, or from an included file). What the rulebook finds points at the
+    template this way."""
     try:
         lines = [line.lower() for line in template.read_text(encoding="utf-8-sig").splitlines()]
     except (OSError, UnicodeDecodeError):
         lines = []
 
-    def locate(text: str) -> Location:
-        needle = text.lower()
-        return Location(display, next((i for i, line in enumerate(lines, 1) if needle and needle in line), None))
+    def locate(text: str, *more: str) -> Location:
+        needles = [t.lower() for t in (text, *more)]
+        return Location(display, next((i for i, line in enumerate(lines, 1)
+                                       if all(needles) and all(n in line for n in needles)), None))
     return locate
 
 

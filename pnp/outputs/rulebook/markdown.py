@@ -10,7 +10,7 @@ from typing import Callable
 from ... import __version__
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
-from ...core.units import Size
+from ...core.units import MM, Size
 from ...render import fonts
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
@@ -40,15 +40,17 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
       where the back cover starts (``result.back`` counts its pages).
     - Headings, and a sentence that introduces a list, table or the contents, stay on the page
       of the first lines of what follows them.
-    - Tables repeat their header row on every page they run onto and split between rows.
+    - Tables repeat their header row on every page they run onto and split between rows; a
+      row taller than a page is split inside its cells.
     - Images: ``![alt](target "width")``; ``resolver`` turns a target into an ImageItem.
       Images in one paragraph sit side by side and wrap; every image is scaled to the frame.
     - Page 1 has no footer; every other page has the title and its page number in the footer
       (``outer_numbers``: numbers on the outer edge, odd pages right, even pages left, as in a
       booklet).
 
-    Raises RulebookError for images that cannot be placed and BuildError for content that
-    cannot fit a page. Same input, same bytes (reportlab invariant mode).
+    Raises RulebookError for images that cannot be placed and BuildError (rule
+    ``rulebook.layout``, at the template line) for content that cannot fit a page. Same input,
+    same bytes (reportlab invariant mode).
     """
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
@@ -77,7 +79,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
             flow._max_h = frame_h
     story = keep_with_next(story)
     back_mark = back_cover_mark_class()
-    placed = {"back": 0}  # of the pass being laid out: the back cover's first page
+    placed = {"back": 0, "section": ""}  # of the pass being laid out: the back cover's first page, the last heading
     footer = styles["footer"]
     sans = fonts.register("sans")
 
@@ -104,7 +106,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     class Doc(BaseDocTemplate):
         def handle_documentBegin(self):
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
-            placed.update(back=0)
+            placed.update(back=0, section="")
             super().handle_documentBegin()
 
         def afterFlowable(self, flowable):
@@ -113,6 +115,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
             entry = getattr(flowable, "_pnp_toc", None)
             if entry is None:
                 return
+            placed["section"] = entry[1]
             level, text, key = entry
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
@@ -141,9 +144,13 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         raise BuildError(f"{display}: the table of contents does not settle",
                          hint="a heading may move between pages as the contents grow; add a page break",
                          rule="rulebook.layout") from None
-    except RLLayoutError as exc:
-        raise BuildError(f"{display}: something in the rulebook is too big for a page: {str(exc)[:200]}",
-                         hint="make the image or table smaller, or split it",
+    except RLLayoutError:
+        section = placed["section"].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        where = f"after the heading {section!r}" if section else "before the first heading"
+        raise BuildError(f"something {where} is too big for a page ({frame_w / MM:.0f} x {frame_h / MM:.0f} mm) "
+                         "and cannot be split across pages",
+                         location=icons.locate(section) if icons and section else Location(display),
+                         hint="make the picture, table or code block smaller, or split it in parts",
                          rule="rulebook.layout") from None
     back = doc.page - placed["back"] + 1 if placed["back"] else 0
     return RulebookPdf(buf.getvalue(), doc.page, findings + drawn, back=back)

@@ -12,8 +12,9 @@ from functools import cache
 from typing import Any, Callable
 from xml.sax.saxutils import escape as xml_escape
 
-from ...core.errors import Location
+from ...core.errors import BuildError, Location
 from ...core.findings import Finding
+from ...core.units import MM
 from ...render import fonts
 from ...render.elements.text import ICON_EM, ICON_LIKE_RE
 from ...render.preflight import icon_unknown, missing_glyph
@@ -57,6 +58,23 @@ def _plain(node) -> str:
     return "".join(_plain(c) for c in node.children)
 
 
+def _plain_block(node) -> str:
+    """The text of a block node and its children, without markup."""
+    if node.type == "inline":
+        return _plain(node)
+    return node.content if not node.children else " ".join(_plain_block(c) for c in node.children)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` on one line, cut after a whole word with an ellipsis when longer than ``limit``
+    characters."""
+    text = " ".join(text.replace(LINE_BREAK, " ").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit] + "\u2026"
+
+
 def _inline_markup(text: str) -> str:
     return xml_escape(text).replace(LINE_BREAK, "<br/>")
 
@@ -68,13 +86,13 @@ class MarkdownStory:
                  resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
                  drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
                  icon: Callable[[str, float], str] | None = None,
-                 locate: Callable[[str], Location] | None = None):
+                 locate: Callable[..., Location] | None = None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
         empties at the start of each layout pass so that only the final pass's remain.
         ``icon_names()`` lists the icons text may show as ``:name:`` and ``icon(name, height)``
-        gives the markup drawing one. ``locate(text)`` is where the template writes ``text``
-        (the file and line a finding points at)."""
+        gives the markup drawing one. ``locate(text, *more)`` is where the template writes
+        ``text`` (and ``more`` on the same line): the file and line a finding points at."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -87,10 +105,13 @@ class MarkdownStory:
         self.ImageFlow = image_flow_class()
         self._glyph_seen: set[str] = set()
         self.icon_names = icon_names
-        self.locate = locate or (lambda _text: Location(display))
+        self.locate = locate or (lambda *_texts: Location(display))
         self.icon = icon
         self._known_icons: list[str] | None = None
         self._icons_reported: set[str] = set()
+        self.section = ""
+        """The text of the last heading so far: what a table or box is said to be under."""
+        self.table_count = 0
 
     # -- text --------------------------------------------------------------------------------
     def _check_glyphs(self, text: str, font: str = "sans") -> None:
@@ -204,6 +225,18 @@ class MarkdownStory:
         flush()
         return flows
 
+    def _find(self, cells: list[str], header: list[str]) -> Location:
+        """Where the template writes a table row: the first line holding every text of
+        ``cells``, else the line of the table's ``header`` texts, else the template alone (a
+        row made by a loop over the data is found by its header)."""
+        for texts in (cells, header):
+            needles = [t.replace(LINE_BREAK, " ").strip() for t in texts if t.strip()]
+            if needles:
+                where = self.locate(*needles)
+                if where.line is not None:
+                    return where
+        return self.locate("")
+
     # -- blocks ------------------------------------------------------------------------------
     def blocks(self, nodes, tight: bool = False) -> list:
         """The flowables of a run of block nodes, each by its handler in :data:`BLOCKS` (a node
@@ -282,6 +315,7 @@ class MarkdownStory:
         segments = self.inline(inline)
         markup = "".join(v for k, v in segments if k == "text").strip()
         para = Paragraph(markup, style)
+        self.section = _plain(inline).strip()
         if level in (2, 3):
             self.heading_count += 1
             para._pnp_toc = (level - 2, xml_escape(_plain(inline).strip()), f"h{self.heading_count}")
@@ -352,13 +386,26 @@ class MarkdownStory:
     def callout(self, node):
         """A block quote: a shaded box with an accent bar, one row per block so it splits."""
         from reportlab.lib.colors import HexColor
-        from reportlab.platypus import Table, TableStyle
+        from reportlab.platypus import TableStyle
 
         b = self.st.base
+        section = self.section
         inner = self.blocks(node.children)
         rows = [[f] for f in inner] or [[""]]
         gaps = [("BOTTOMPADDING", (0, i), (0, i), f.getSpaceAfter() or 0) for i, f in enumerate(inner)]
-        table = Table(rows, colWidths=[self.frame_w], splitByRow=1, hAlign="LEFT")
+        plain = [_plain_block(child) for child in node.children]
+
+        def unsplittable(row: int, height: float):
+            text = plain[row - 1] if row - 1 < len(plain) else ""
+            raise BuildError(
+                ("the quote box" + (f" under {section!r}" if section else "")) + f", its block {row}"
+                + (f" ({_short(text)!r})" if text else "") + f": the block is {height / MM:.0f} mm tall, more than "
+                f"the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",
+                location=self._find([text], []), rule="rulebook.layout",
+                hint='a picture does not split: give it a smaller width ("30mm", "40%")')
+
+        table = splitting_table_class(self.frame_h, 0, unsplittable)(rows, colWidths=[self.frame_w], splitByRow=1,
+                                                                       hAlign="LEFT")
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), HexColor(self.st.callout)),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(self.st.accent)),
@@ -382,7 +429,7 @@ class MarkdownStory:
         from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.pdfbase.pdfmetrics import stringWidth
-        from reportlab.platypus import Table, TableStyle
+        from reportlab.platypus import TableStyle
 
         b = self.st.base
         pad = b * 0.45
@@ -435,17 +482,22 @@ class MarkdownStory:
             extra = avail - sum(min_w)
             spread = [mx - mn for mx, mn in zip(max_w, min_w)]
             widths = [mn + extra * sp / sum(spread) for mn, sp in zip(min_w, spread)]
-        frame_h = self.frame_h
+        self.table_count += 1
+        what = f"the table under {self.section!r}" if self.section else "the table"
+        what += f" (table {self.table_count} of the rulebook)"
 
-        class DataTable(Table):
-            """Splits between rows, unless it is short enough to move to the next page whole."""
+        def unsplittable(row: int, height: float):
+            cells = texts[row] if row < len(texts) else []
+            label = _short(next((c for c in cells if c.strip()), ""))
+            raise BuildError(
+                f"{what}, row {row}" + (f" ({label!r})" if label else "") + f": the row is {height / MM:.0f} mm "
+                f"tall, more than the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",
+                location=self._find(cells, texts[0]), rule="rulebook.layout",
+                hint="text in a cell splits, a picture does not: give the picture a smaller width "
+                     '("30mm", "40%") or put it outside the table')
 
-            def split(self, avail_w, avail_h):
-                if len(data) <= KEEP_TOGETHER_ROWS and getattr(self, "_height", 0) <= frame_h:
-                    return []
-                return super().split(avail_w, avail_h)
-
-        table = DataTable(data, colWidths=widths, repeatRows=1, splitByRow=1, hAlign="LEFT")
+        table_class = splitting_table_class(self.frame_h, KEEP_TOGETHER_ROWS, unsplittable)
+        table = table_class(data, colWidths=widths, repeatRows=1, splitByRow=1, hAlign="LEFT")
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.accent)),
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [HexColor("#FFFFFF"), HexColor(self.st.shade)]),
@@ -591,3 +643,51 @@ def keep_with_next(flows: list) -> list:
         run = []
     out.extend(run)
     return out
+
+
+def splitting_table_class(frame_h: float, keep_rows: int, unsplittable: Callable[[int, float], None]):
+    """A platypus Table class for one rulebook table (each split piece is of it too) that:
+
+    - moves to the next page whole when it has at most ``keep_rows`` rows and fits a page;
+    - otherwise splits between rows;
+    - splits a row inside its cells only when the row (under the repeated header) is taller
+      than a whole page (``frame_h``, pt), so an ordinary row never straddles two pages;
+    - calls ``unsplittable(row, height)`` (row 1-based below the header rows, its height in pt),
+      which raises, when a row that fits no page cannot be split either.
+    """
+    from reportlab.platypus import Table
+
+    class SplittingTable(Table):
+        _pnp_row = 1
+        """The number (1-based, below the header) of this piece's first row in the whole table."""
+
+        def split(self, avail_w, avail_h):
+            if len(self._cellvalues) <= keep_rows and getattr(self, "_height", 0) <= frame_h:
+                return []
+            parts = super().split(avail_w, avail_h)  # between rows
+            head = self.repeatRows if isinstance(self.repeatRows, int) else max(self.repeatRows) + 1
+            heights = self._rowHeights
+            stop = len(parts[0]._cellvalues) if len(parts) == 2 else head  # the first row left over
+            if stop < len(heights) and sum(heights[:head]) + heights[stop] > frame_h:
+                # that row fits no page: cut it here, inside its cells, rather than after the rows
+                # before it (which would repeat the header above it on the same page)
+                self.splitByRow, self.splitInRow = 0, 1
+                try:
+                    inside = super().split(avail_w, avail_h)
+                finally:
+                    self.splitByRow, self.splitInRow = 1, 0
+                if inside:
+                    parts = inside
+                elif not parts and avail_h >= frame_h - 0.01:  # a whole page cannot take it either
+                    unsplittable(self._pnp_row + stop - head, heights[stop])
+            for part in parts:
+                part.splitByRow, part.splitInRow = 1, 0
+            if len(parts) == 2:
+                first, rest = parts
+                shown = len(first._cellvalues) - head
+                inside = len(first._cellvalues) + len(rest._cellvalues) - head > len(self._cellvalues)
+                first._pnp_row = self._pnp_row
+                rest._pnp_row = self._pnp_row + shown - (1 if inside else 0)
+            return parts
+
+    return SplittingTable
