@@ -725,3 +725,42 @@ def test_anything_else_too_big_for_a_page_names_the_heading_it_follows(tmp_path)
         "tiny/templates/rulebook.md.j2:3: something after the heading 'Setting up' is too big for a page "
         "(180 x 241 mm) and cannot be split across pages\n"
         "  hint: make the picture, table or code block smaller, or split it in parts")
+
+
+# -- what the PDF asks of the printer, and its date and ID --------------------------------------
+
+
+def test_rulebook_pdfs_ask_for_100_percent_and_their_duplex_with_a_fixed_date_and_id(tmp_path):
+    template = "# {{ game.title }}\n\n{{ toc() }}\n\n## A\n\nText.\n\n---\n\n## B\n\nMore text.\n"
+    game_dir, tdir = tiny_with(tmp_path, template)
+
+    def build(out):
+        return build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                              out, "letter", True).files
+
+    first, again = build(tmp_path / "a"), build(tmp_path / "b")
+    ids = []
+    for path, duplex in zip(first, ("/DuplexFlipLongEdge", "/DuplexFlipShortEdge")):  # reading pages, booklet
+        with pikepdf.open(path) as pdf:
+            prefs = pdf.Root.ViewerPreferences  # the catalog
+            assert (prefs.PrintScaling, prefs.Duplex) == ("/None", duplex)
+            pair = [bytes(part) for part in pdf.trailer.ID]
+            assert len(pair) == 2 and len(pair[0]) == 16 and pair[0] == pair[1]
+            ids.append(pair[0])
+            info = pdf.trailer.Info
+            assert str(info.CreationDate) == str(info.ModDate) == "D:20000101000000+00'00'"
+    assert ids[0] != ids[1]
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in again]  # same input, same bytes
+
+
+def test_every_pdf_takes_its_date_from_source_date_epoch_alike(tmp_path):
+    game_dir, _ = tiny_with(tmp_path, "# {{ game.title }}\n\n## A\n\nText.\n")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")  # 2023-11-14 22:13:20 UTC
+    for args in (["build", "--no-contact-sheets", "-o", str(tmp_path / "out")],
+                 ["rulebook", "--booklet", "-o", str(tmp_path / "out")]):
+        subprocess.run([sys.executable, "-m", "pnp", *args, str(game_dir)], check=True, env=env, capture_output=True)
+    made = sorted((tmp_path / "out" / "tiny").glob("*.pdf"))
+    assert {"tiny-cards.pdf", "tiny-rulebook.pdf", "tiny-rulebook-booklet.pdf"} <= {p.name for p in made}
+    for path in made:
+        with pikepdf.open(path) as pdf:
+            assert str(pdf.trailer.Info.CreationDate) == "D:20231114221320+00'00'", path.name

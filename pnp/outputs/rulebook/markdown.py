@@ -12,6 +12,7 @@ from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import MM, Size
 from ...render import fonts
+from ...render.canvas import set_viewer_preferences
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
 from .story import MarkdownStory, back_cover_mark_class, keep_with_next
@@ -31,7 +32,7 @@ class RulebookPdf:
 
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
                  resolver: Callable[[str], ImageItem] | None = None, display: str = "rulebook",
-                 outer_numbers: bool = False) -> RulebookPdf:
+                 outer_numbers: bool = False, duplex: str = "DuplexFlipLongEdge") -> RulebookPdf:
     """Lay out ``markdown`` (CommonMark plus tables) on pages of ``page`` size (pt).
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
@@ -47,6 +48,11 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     - Page 1 has no footer; every other page has the title and its page number in the footer
       (``outer_numbers``: numbers on the outer edge, odd pages right, even pages left, as in a
       booklet).
+
+    The PDF asks to be printed at 100 % and double-sided with ``duplex``, the flip of its
+    portrait pages (the long edge; :func:`pnp.render.canvas.viewer_preferences`), and carries
+    the date every pnp PDF does (:func:`pnp.render.canvas.pdf_date`, reportlab's invariant
+    mode) and a document ID reportlab derives from it and the metadata.
 
     Raises RulebookError for images that cannot be placed and BuildError (rule
     ``rulebook.layout``, at the template line) for content that cannot fit a page. Same input,
@@ -108,6 +114,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
             placed.update(back=0, section="")
             super().handle_documentBegin()
+            set_viewer_preferences(self.canv, duplex)
 
         def afterFlowable(self, flowable):
             if isinstance(flowable, back_mark):
