@@ -257,8 +257,9 @@ class MarkdownStory:
         return self.heading(node)
 
     def block_paragraph(self, node, tight: bool, following) -> list:
-        """A paragraph: text and pictures, the table of contents for ``[TOC]``, kept with the
-        list, table or quote it introduces."""
+        """A paragraph: text and pictures, the table of contents for ``[TOC]``, the start of the
+        back cover for ``[BACK COVER]``; kept with the list, table, quote or contents it
+        introduces."""
         inline = node.children[0] if node.children else None
         toc = _TOC_RE.match(_marker(node))
         if toc:
@@ -267,8 +268,9 @@ class MarkdownStory:
             return self.back_cover()
         style = self.s["tight"] if tight else self.s["body"]
         para = self.inline_flowables(inline, style) if inline is not None else []
-        if para and following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(_marker(following))):
-            para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces
+        leads_in = following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(_marker(following)))
+        if para and leads_in:
+            para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces (or titles the contents)
         return para
 
     def block_list(self, node, tight: bool, following) -> list:
@@ -393,7 +395,8 @@ class MarkdownStory:
         inner = self.blocks(node.children)
         rows = [[f] for f in inner] or [[""]]
         gaps = [("BOTTOMPADDING", (0, i), (0, i), f.getSpaceAfter() or 0) for i, f in enumerate(inner)]
-        plain = [_plain_block(child) for child in node.children]
+        # each block's text, to name the one that does not split (when each block made one row)
+        plain = [_plain_block(child) for child in node.children] if len(inner) == len(node.children) else []
 
         def unsplittable(row: int, height: float):
             text = plain[row - 1] if row - 1 < len(plain) else ""
@@ -625,6 +628,7 @@ def keep_with_next(flows: list) -> list:
     style; lead-in sentences, :meth:`MarkdownStory.block_paragraph`) joined with the flowable
     after them into one KeepWithNext. Platypus's own keep-with-next is switched off on them: it
     cannot hold a list, and it moves a long table whole."""
+    from reportlab.platypus import PageBreak
     from reportlab.platypus.doctemplate import ActionFlowable
 
     keeper = _keep_with_next_class()
@@ -635,7 +639,7 @@ def keep_with_next(flows: list) -> list:
             f.keepWithNext = 0
             run.append(f)
             continue
-        if run and not isinstance(f, ActionFlowable) and not getattr(f, "_ZEROSIZE", False):
+        if run and not isinstance(f, (ActionFlowable, PageBreak)) and not getattr(f, "_ZEROSIZE", False):
             out.append(keeper(run, f))
         else:
             out.extend(run)
