@@ -6,9 +6,10 @@ for a bundled game, ``mygame/templates/`` for a designer's own); docs/rulebooks.
 1. :mod:`.template` runs the template in the sandbox over the game's views (:mod:`.views`) and
    returns Markdown; values printed from data are escaped (:mod:`.markup`).
 2. :mod:`.markdown` lays the Markdown out with reportlab platypus (:mod:`.story` makes the
-   flowables, :mod:`.images` the pictures and cards, :mod:`.styles` the typography): headings,
-   paragraphs, lists, tables that split across pages and repeat their header row, a table of
-   contents, bookmarks and page numbers. Same input, same bytes.
+   flowables, :mod:`.images` the pictures and cards, :mod:`.styles` the typography,
+   :mod:`.pagination` where pages break): headings kept with what follows them, paragraphs,
+   lists, tables that split across pages and repeat their header row, a table of contents,
+   bookmarks and page numbers. Same input, same bytes.
 3. :func:`build_rulebook` writes ``<game>-rulebook.pdf`` (single pages in reading order) and,
    for a booklet, ``<game>-rulebook-booklet.pdf`` (:mod:`.booklet`).
 """

@@ -15,7 +15,8 @@ from ...render import fonts
 from ...render.canvas import set_viewer_preferences
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
-from .story import MarkdownStory, back_cover_mark_class, keep_with_next
+from .pagination import back_cover_mark_class, keep_with_next
+from .story import MarkdownStory
 from .styles import SINGLE_STYLE, RulebookStyle, paragraph_styles
 
 
