@@ -2,8 +2,9 @@
 
 A saddle-stitched booklet is a stack of sheets folded once in the middle and stapled on the
 fold. Each sheet carries four pages, two on each side, so the page count is padded to a
-multiple of 4 (print-specs.md §4 "Page count"). The padding blanks go just before the back
-cover, so the document's last page stays on the outside of the booklet.
+multiple of 4 (print-specs.md §4 "Page count"). The padding blanks go at the end, after the
+last page of text (as the imposition tools cited there add them), so no section is split by them; a book with a back cover (its last pages,
+``back``) gets them just before it instead, so the back cover stays on the outside.
 
 For ``n4`` padded pages, sheet ``i`` (0-based) carries, left then right (print-specs.md §4
 "Imposition (home 2-up)"):
@@ -40,18 +41,19 @@ def padded_count(n: int) -> int:
     return 4 * ((n + 3) // 4)
 
 
-def reading_order(n: int) -> list[int | None]:
+def reading_order(n: int, back: int = 0) -> list[int | None]:
     """The booklet's ``padded_count(n)`` page positions in reading order.
 
-    Each entry is a source page number (1-based) or None for a blank. Pages 1 .. n-1 come
-    first, then the blanks, then page n, so the last page of the document is the back cover.
-    A one-page document has no back cover: its blanks follow it.
-    Example: ``reading_order(7) == [1, 2, 3, 4, 5, 6, None, 7]``.
+    Each entry is a source page number (1-based) or None for a blank. The blanks follow the
+    last page, except that the last ``back`` pages (a back cover, and whatever belongs with
+    it) come after them, so the document's last page is the outside of the back cover. The
+    first page is always the front cover: ``back`` counts at most ``n - 1`` pages.
+    Examples: ``reading_order(7) == [1, 2, 3, 4, 5, 6, 7, None]``,
+    ``reading_order(7, back=1) == [1, 2, 3, 4, 5, 6, None, 7]``.
     """
     n4 = padded_count(n)
-    if n == 1:
-        return [1] + [None] * (n4 - 1)
-    return list(range(1, n)) + [None] * (n4 - n) + [n]
+    back = max(0, min(back, n - 1))
+    return list(range(1, n - back + 1)) + [None] * (n4 - n) + list(range(n - back + 1, n + 1))
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,15 @@ class Side:
     right: int | None
 
 
-def booklet_sides(n: int) -> list[Side]:
-    """The printed sides of a booklet of ``n`` pages, in printing order (sheet 0 front, sheet 0
-    back, sheet 1 front, ...). Positions follow print-specs.md §4: front ``(n4 - 2i, 2i + 1)``,
-    back ``(2i + 2, n4 - 2i - 1)``, mapped through :func:`reading_order`.
+def booklet_sides(n: int, back: int = 0) -> list[Side]:
+    """The printed sides of a booklet of ``n`` pages whose last ``back`` pages are its back
+    cover (0: none), in printing order (sheet 0 front, sheet 0 back, sheet 1 front, ...).
+    Positions follow print-specs.md §4: front ``(n4 - 2i, 2i + 1)``, back
+    ``(2i + 2, n4 - 2i - 1)``, mapped through :func:`reading_order`.
 
     Example, 8 pages: [8, 1] / [2, 7], [6, 3] / [4, 5].
     """
-    order = reading_order(n)
+    order = reading_order(n, back)
     n4 = len(order)
     sides = []
     for i in range(n4 // 4):

@@ -1,4 +1,5 @@
-"""Canvases and the marks every sheet shares: how each PDF `pnp` writes is set up, one line of
+"""Canvases and the marks every sheet shares: how each PDF `pnp` writes is set up (metadata,
+viewer preferences, a date and document ID that are the same for the same input), one line of
 text, stroked segments (crop marks, cut ticks), the scale check and a cover page."""
 
 from __future__ import annotations
@@ -18,14 +19,43 @@ FOLD_GRAY = 0.45
 """Grey level of fold lines (dashed) on standees and die nets."""
 
 
+def viewer_preferences(duplex: str) -> dict[str, str]:
+    """The ``/ViewerPreferences`` of a PDF printed at home: ``PrintScaling`` None (the print
+    dialog offers 100 %, never "fit to page", which would shrink an A4 page on Letter to 94 %)
+    and ``Duplex``, the flip its double-sided pages need (``Simplex``, ``DuplexFlipLongEdge``
+    or ``DuplexFlipShortEdge``; print-specs.md §6 setViewerPreference, §8 check 16)."""
+    return {"PrintScaling": "None", "Duplex": duplex}
+
+
+def set_viewer_preferences(c, duplex: str) -> None:
+    """Give the reportlab canvas ``c`` the :func:`viewer_preferences` of ``duplex``."""
+    for key, value in viewer_preferences(duplex).items():
+        c.setViewerPreference(key, value)
+
+
+def pdf_date() -> str:
+    """The creation and modification date of every PDF pnp writes, in PDF date syntax: the
+    date reportlab's invariant mode writes, 2000-01-01 00:00 UTC (``D:20000101000000+00'00'``),
+    or the time ``SOURCE_DATE_EPOCH`` gives (seconds since 1970, the reproducible-builds
+    convention), read by reportlab's own TimeStamp so that files reportlab writes and files
+    assembled otherwise (the imposed booklet) carry the same date (print-specs.md §6
+    Determinism). Never the clock: same input, same bytes."""
+    from reportlab.lib.utils import TimeStamp
+
+    stamp = TimeStamp(invariant=1)
+    return "D:%04d%02d%02d%02d%02d%02d%+03d'%02d'" % (*stamp.YMDhms, stamp.dhh, stamp.dmm)
+
+
 def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: str | None = "Simplex", *,
                converter=None, scratch: bool = False):
     """A reportlab canvas of ``page`` size (pt) writing to ``target`` (a path or binary file),
-    set up as every pnp PDF is: invariant (same input, same bytes), compressed, an embedded font
-    from the first page on, and title, subject and creator metadata.
+    set up as every pnp PDF is: invariant (same input, same bytes: the :func:`pdf_date` and a
+    document ID reportlab derives from it and the metadata), compressed, an embedded font from
+    the first page on, and title, subject and creator metadata.
 
-    ``duplex``: the Duplex viewer preference of a home-printed file (with PrintScaling None,
-    print-specs.md §8 checks 8 and 16); None for a print-shop file, which has none.
+    ``duplex``: the Duplex viewer preference of a home-printed file (with PrintScaling None:
+    :func:`viewer_preferences`, print-specs.md §8 checks 8 and 16); None for a print-shop file,
+    which has none.
     ``converter``: an :class:`pnp.render.color.InkConverter` makes a CMYK canvas
     (:class:`pnp.render.color.PrintCanvas`). ``scratch``: a page that is only rendered to
     pixels (no metadata, no compression).
@@ -44,8 +74,7 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
     c.setCreator(f"pnp {__version__}")
     c.setAuthor("")
     if duplex is not None:
-        c.setViewerPreference("PrintScaling", "None")
-        c.setViewerPreference("Duplex", duplex)
+        set_viewer_preferences(c, duplex)
     return c
 
 

@@ -130,21 +130,25 @@ def aa_build(tmp_path_factory):
 
 
 EXPECTED_SIDES = {
-    # (left, right) per printed side: sheet 0 front, sheet 0 back, sheet 1 front, ...
-    # print-specs.md §4, with the padding blanks (None) placed just before the back cover.
-    7: [(7, 1), (2, None), (6, 3), (4, 5)],
-    8: [(8, 1), (2, 7), (6, 3), (4, 5)],
-    12: [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)],
-    13: [(13, 1), (2, None), (None, 3), (4, None), (12, 5), (6, 11), (10, 7), (8, 9)],
+    # (pages, back-cover pages) -> (left, right) per printed side: sheet 0 front, sheet 0 back,
+    # sheet 1 front, ... (print-specs.md §4); the padding blanks (None) at the end, or just
+    # before the back cover when the book has one.
+    (7, 0): [(None, 1), (2, 7), (6, 3), (4, 5)],
+    (7, 1): [(7, 1), (2, None), (6, 3), (4, 5)],
+    (8, 0): [(8, 1), (2, 7), (6, 3), (4, 5)],
+    (12, 0): [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)],
+    (13, 0): [(None, 1), (2, None), (None, 3), (4, 13), (12, 5), (6, 11), (10, 7), (8, 9)],
+    (13, 1): [(13, 1), (2, None), (None, 3), (4, None), (12, 5), (6, 11), (10, 7), (8, 9)],
+    (13, 2): [(13, 1), (2, 12), (None, 3), (4, None), (None, 5), (6, 11), (10, 7), (8, 9)],
 }
 
 
-@pytest.mark.parametrize("n", sorted(EXPECTED_SIDES))
-def test_booklet_page_order_on_the_imposed_sheets(n):
+@pytest.mark.parametrize("n, back", sorted(EXPECTED_SIDES))
+def test_booklet_page_order_on_the_imposed_sheets(n, back):
     a5, sheet = PAPER_SIZES["a5"], PAPER_SIZES["a4"].landscape
-    imposed = impose_booklet(numbered_pdf(n, a5), sheet)
+    imposed = impose_booklet(numbered_pdf(n, a5), sheet, back=back)
     with pdfplumber.open(io.BytesIO(imposed)) as pdf:
-        assert len(pdf.pages) == len(EXPECTED_SIDES[n]) == padded_count(n) // 2
+        assert len(pdf.pages) == len(EXPECTED_SIDES[n, back]) == padded_count(n) // 2
         sides = []
         for page in pdf.pages:
             assert abs(page.width - 841.890) < TOL and abs(page.height - 595.276) < TOL
@@ -154,9 +158,9 @@ def test_booklet_page_order_on_the_imposed_sheets(n):
             for r in frames:
                 assert min(abs(r["x1"] - page.width / 2), abs(r["x0"] - page.width / 2)) < TOL
                 assert abs(r["top"] - (page.height - a5.height) / 2) < TOL
-    assert sides == EXPECTED_SIDES[n]
+    assert sides == EXPECTED_SIDES[n, back]
     n4 = padded_count(n)
-    positions = reading_order(n)
+    positions = reading_order(n, back)
     for left, right in sides:  # every side-by-side pair of positions sums to n4 + 1
         pos_left = positions.index(left) + 1 if left else None
         pos_right = positions.index(right) + 1 if right else None
@@ -165,14 +169,19 @@ def test_booklet_page_order_on_the_imposed_sheets(n):
 
 
 def test_booklet_sides_as_pure_function():
-    assert [(s.left, s.right) for s in booklet_sides(8)] == EXPECTED_SIDES[8]
-    assert reading_order(7) == [1, 2, 3, 4, 5, 6, None, 7]
-    assert reading_order(1) == [1, None, None, None]
+    assert [(s.left, s.right) for s in booklet_sides(8)] == EXPECTED_SIDES[8, 0]
+    assert reading_order(7) == [1, 2, 3, 4, 5, 6, 7, None]
+    assert reading_order(7, back=1) == [1, 2, 3, 4, 5, 6, None, 7]
+    assert reading_order(1) == reading_order(1, back=1) == [1, None, None, None]
+    assert reading_order(3, back=5) == [1, None, 2, 3]  # the first page stays the front cover
     for n in range(1, 30):
-        order = reading_order(n)
-        assert len(order) % 4 == 0 and len(order) - n < 4
-        assert order[-1] == (n if n > 1 else None)
-        assert sorted(p for p in order if p) == list(range(1, n + 1))
+        for back in (0, 1, 2):
+            order = reading_order(n, back)
+            assert len(order) % 4 == 0 and len(order) - n < 4
+            assert order[0] == 1 and sorted(p for p in order if p) == list(range(1, n + 1))
+            shown = min(back, n - 1)
+            blanks = [i for i, p in enumerate(order) if p is None]
+            assert blanks == list(range(n - shown, len(order) - shown))  # all together, before the back cover
     with pytest.raises(ValueError):
         padded_count(0)
 
@@ -557,3 +566,201 @@ def test_rulebook_templates_have_the_layout_sandbox_limits(tmp_path, expression,
     with pytest.raises(RulebookError) as caught:
         _build(game_dir, tdir, tmp_path / "out")
     assert words in caught.value.message and caught.value.location.line == 3
+
+
+def test_the_template_sees_the_page_it_is_laid_out_on(tmp_path):
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\nLaid out on {{ page.paper }}, "
+                                         "{{ 'booklet' if page.booklet else 'single' }} pages "
+                                         "{{ page.width_mm }} mm wide.\n")
+    result = build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                            tmp_path / "out", "a4", True)
+    single, booklet = result.files
+    assert "Laid out on a4, single pages 210.0 mm wide." in page_texts(single)[0]
+    assert "Laid out on a5, booklet pages 148.0 mm wide." in text_in(booklet, 0, 421, 842)  # page 1, right half
+
+
+# -- booklet padding and keeping headings with their text --------------------------------------
+
+
+def booklet_reading_pages(path) -> list[list[str]]:
+    """The text lines (top to bottom) of every page of an imposed booklet in reading order: the
+    halves of its sides put back in page order by print-specs.md §4 (sheet i front = pages
+    n4 - 2i, 2i + 1; back = 2i + 2, n4 - 2i - 1), measured from where each character is."""
+    with pdfplumber.open(path) as pdf:
+        n4 = 2 * len(pdf.pages)
+        pages: dict[int, list[str]] = {}
+        for s, side in enumerate(pdf.pages):
+            i, face = divmod(s, 2)
+            numbers = (n4 - 2 * i, 2 * i + 1) if face == 0 else (2 * i + 2, n4 - 2 * i - 1)
+            for half, number in enumerate(numbers):
+                lines: dict[int, list] = {}
+                for c in side.chars:
+                    if ((c["x0"] + c["x1"]) / 2 >= side.width / 2) == bool(half):
+                        lines.setdefault(round(c["top"]), []).append(c)
+                pages[number] = ["".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"])).strip()
+                                 for _, chars in sorted(lines.items())]
+    return [pages[k] for k in range(1, n4 + 1)]
+
+
+def body_lines(lines: list[str], title: str) -> list[str]:
+    """A page's lines without its footer (the game's title and the page number, at the bottom)."""
+    return lines[:-1] if lines and title in lines[-1] and re.search(r"\d", lines[-1]) else lines
+
+
+def booklet_template(sections: int, back_cover: bool) -> str:
+    """A rulebook of ``sections`` sections whose headings introduce lists, tables and paragraphs
+    of lengths that vary from section to section, so some heading falls near a page's foot."""
+    out = ["# {{ game.title }}\n", "#### Contents\n", "{{ toc() }}\n", "---\n"]
+    sentence = "Every player draws a card and the turn passes on to the left. "
+    for k in range(1, sections + 1):
+        out.append(f"## Section {k}\n")
+        out.append("".join(f"- Step {k}.{i}: take a token and keep it.\n" for i in range(1, 2 + k % 4)))
+        out.append(sentence * (2 + (k * 5) % 7) + "\n")
+        out.append(f"### Part {k}.1\n")
+        out.append("| Piece | Count |\n|---|---:|\n" + "".join(f"| Piece {k}.{r} | {r} |\n" for r in range(1, 3 + k % 3)))
+        out.append(f"#### Note {k}\n")
+        out.append(sentence * (1 + (k * 3) % 4) + "\n")
+    if back_cover:
+        out.append("{{ back_cover() }}\n")
+        out.append("## Quick reference\n")
+        out.append(sentence * 4 + "\n")
+    return "\n".join(out)
+
+
+HEADING_RE = re.compile(r"^(Contents|Section \d+|Part \d+\.1|Note \d+|Quick reference)$")
+
+
+@pytest.mark.parametrize("back_cover", [False, True])
+def test_booklet_blanks_go_last_and_no_heading_ends_a_page(tmp_path, back_cover):
+    game_dir, tdir = tiny_with(tmp_path, booklet_template(13, back_cover))
+    game = load_game(game_dir, "tiny")
+    result = build_rulebook(game, GameSource(game_dir, "tiny", tdir, "tiny/templates"), tmp_path / "out", "a4", True)
+    pages = booklet_reading_pages(result.files[1])
+    filled = [k for k, lines in enumerate(pages, 1) if lines]
+    n = len(filled)
+    assert n % 4 != 0, "the test needs a page count that is padded"
+    if back_cover:
+        # every page of text first, then the blanks, then the back cover on the outside
+        assert filled == list(range(1, n)) + [len(pages)]
+        assert body_lines(pages[-1], "Tiny Test Game")[0] == "Quick reference"
+    else:
+        assert filled == list(range(1, n + 1))  # the blanks are the last pages
+        assert "Note 13" in pages[n - 1]  # the last section ends on the last page of text
+    for k in filled:
+        lines = body_lines(pages[k - 1], "Tiny Test Game")
+        assert lines and not HEADING_RE.match(lines[-1]), f"page {k} ends with the heading {lines[-1]!r}"
+        # a heading is followed on its page by at least two lines of what it introduces
+        for i, line in enumerate(lines):
+            if HEADING_RE.match(line):
+                assert len(lines) - i - 1 >= 2, f"page {k}: {line!r} has {len(lines) - i - 1} line(s) under it"
+
+
+# -- table rows taller than a page --------------------------------------------------------------
+
+
+def test_a_table_cell_or_quote_taller_than_a_page_splits_across_pages(tmp_path):
+    words = [f"w{i:04d}" for i in range(1400)]
+    cards = ("id,title,cost,colour,text,copies\n"
+             "fire,Fire,2,red,short,3\n"
+             f"leaf,Leaf,1,green,{' '.join(words)},2\n")
+    template = ("# T\n\n## Cards\n\nThe cards:\n\n| Card | Rules | Cost |\n|---|---|---:|\n"
+                "{% for r in tables.cards %}\n| {{ r.title }} | {{ r.text }} | {{ r.cost }} |\n{% endfor %}\n\n"
+                "After the table.\n\n> Quoted: {{ tables.cards[1].text }}\n\nThe end.\n")
+    game_dir, tdir = tiny_with(tmp_path, template, cards)
+    result = build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                            tmp_path / "out", "a5", False)
+    assert not [f for f in result.findings if f.severity == "error"]
+    texts = page_texts(result.files[0])
+    assert len(texts) >= 5
+    found = re.findall(r"w\d{4}", "\n".join(texts))
+    assert found == words + words  # every word once in the cell and once in the quote, in order
+    end = next(i for i, t in enumerate(texts) if "After the table." in t)
+    assert end >= 2
+    for text in texts[:end + 1]:  # the header row heads each page the row runs onto, once
+        assert text.count("Rules") == 1
+    whole = "\n".join(texts)
+    assert whole.index("Fire") < whole.index("w0000") < whole.index("After the table.") < whole.index("The end.")
+
+
+def test_an_unsplittable_table_row_is_a_located_finding_in_check_and_rulebook(tmp_path):
+    from PIL import Image
+
+    template = ("# {{ game.title }}\n\n## Setting up\n\nSome text.\n\n| Card | Picture |\n|---|---|\n"
+                "{% for r in tables.cards %}\n"
+                "| {{ r.title }} | {% if loop.index == 2 %}![tall](tall.png \"30mm\"){% endif %} |\n"
+                "{% endfor %}\n")
+    game_dir, tdir = tiny_with(tmp_path, template)
+    Image.new("RGB", (300, 6000), (30, 90, 200)).save(tdir / "tall.png", dpi=(300, 300))  # 30 x 600 mm
+    env = dict(os.environ, COLUMNS="250")
+    check = subprocess.run([sys.executable, "-m", "pnp", "check", str(game_dir), "--format", "json"],
+                           capture_output=True, text=True, env=env)
+    rulebook = subprocess.run([sys.executable, "-m", "pnp", "rulebook", str(game_dir), "-o", str(tmp_path / "out")],
+                              capture_output=True, text=True, env=env)
+    for run in (check, rulebook):
+        assert run.returncode == 1 and "Traceback" not in run.stdout + run.stderr
+    import json
+
+    (finding,) = [f for f in json.loads(check.stdout)[0]["findings"] if f["rule"] == "rulebook.layout"]
+    message = ("the table under 'Setting up' (table 1 of the rulebook), row 2 ('Leaf'): the row is 603 mm tall, "
+               "more than the 241 mm of a page, and cannot be split across pages")
+    assert (finding["severity"], finding["file"], finding["line"], finding["message"]) == (
+        "error", f"{game_dir}/templates/rulebook.md.j2", 7, message)  # line 7: the table's header row
+    # 241 mm: the text column of a Letter page, 279.4 mm less 18 and 20 mm margins
+    assert "picture does not" in finding["hint"]
+    assert f"{game_dir}/templates/rulebook.md.j2" in rulebook.stdout
+    assert "    7  error  rulebook.layout" in rulebook.stdout and message in rulebook.stdout
+    assert not re.search(r"Flowable|0x[0-9A-Fa-f]{6}|cell\(\d", rulebook.stdout)  # no layout engine internals
+    assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+def test_anything_else_too_big_for_a_page_names_the_heading_it_follows(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n## Setting up\n\n- First step.\n- A picture: ![tall](tall.png \"30mm\")\n")
+    Image.new("RGB", (300, 6000), (30, 90, 200)).save(tdir / "tall.png", dpi=(300, 300))  # in a list item: not scaled
+    with pytest.raises(PnpError) as caught:
+        _build(game_dir, tdir, tmp_path / "out")
+    assert caught.value.rule == "rulebook.layout"
+    assert caught.value.render() == (
+        "tiny/templates/rulebook.md.j2:3: something after the heading 'Setting up' is too big for a page "
+        "(180 x 241 mm) and cannot be split across pages\n"
+        "  hint: make the picture, table or code block smaller, or split it in parts")
+
+
+# -- what the PDF asks of the printer, and its date and ID --------------------------------------
+
+
+def test_rulebook_pdfs_ask_for_100_percent_and_their_duplex_with_a_fixed_date_and_id(tmp_path):
+    template = "# {{ game.title }}\n\n{{ toc() }}\n\n## A\n\nText.\n\n---\n\n## B\n\nMore text.\n"
+    game_dir, tdir = tiny_with(tmp_path, template)
+
+    def build(out):
+        return build_rulebook(load_game(game_dir, "tiny"), GameSource(game_dir, "tiny", tdir, "tiny/templates"),
+                              out, "letter", True).files
+
+    first, again = build(tmp_path / "a"), build(tmp_path / "b")
+    ids = []
+    for path, duplex in zip(first, ("/DuplexFlipLongEdge", "/DuplexFlipShortEdge")):  # reading pages, booklet
+        with pikepdf.open(path) as pdf:
+            prefs = pdf.Root.ViewerPreferences  # the catalog
+            assert (prefs.PrintScaling, prefs.Duplex) == ("/None", duplex)
+            pair = [bytes(part) for part in pdf.trailer.ID]
+            assert len(pair) == 2 and len(pair[0]) == 16 and pair[0] == pair[1]
+            ids.append(pair[0])
+            info = pdf.trailer.Info
+            assert str(info.CreationDate) == str(info.ModDate) == "D:20000101000000+00'00'"
+    assert ids[0] != ids[1]
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in again]  # same input, same bytes
+
+
+def test_every_pdf_takes_its_date_from_source_date_epoch_alike(tmp_path):
+    game_dir, _ = tiny_with(tmp_path, "# {{ game.title }}\n\n## A\n\nText.\n")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")  # 2023-11-14 22:13:20 UTC
+    for args in (["build", "--no-contact-sheets", "-o", str(tmp_path / "out")],
+                 ["rulebook", "--booklet", "-o", str(tmp_path / "out")]):
+        subprocess.run([sys.executable, "-m", "pnp", *args, str(game_dir)], check=True, env=env, capture_output=True)
+    made = sorted((tmp_path / "out" / "tiny").glob("*.pdf"))
+    assert {"tiny-cards.pdf", "tiny-rulebook.pdf", "tiny-rulebook-booklet.pdf"} <= {p.name for p in made}
+    for path in made:
+        with pikepdf.open(path) as pdf:
+            assert str(pdf.trailer.Info.CreationDate) == "D:20231114221320+00'00'", path.name

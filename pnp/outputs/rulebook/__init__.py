@@ -6,9 +6,10 @@ for a bundled game, ``mygame/templates/`` for a designer's own); docs/rulebooks.
 1. :mod:`.template` runs the template in the sandbox over the game's views (:mod:`.views`) and
    returns Markdown; values printed from data are escaped (:mod:`.markup`).
 2. :mod:`.markdown` lays the Markdown out with reportlab platypus (:mod:`.story` makes the
-   flowables, :mod:`.images` the pictures and cards, :mod:`.styles` the typography): headings,
-   paragraphs, lists, tables that split across pages and repeat their header row, a table of
-   contents, bookmarks and page numbers. Same input, same bytes.
+   flowables, :mod:`.images` the pictures and cards, :mod:`.styles` the typography,
+   :mod:`.pagination` where pages break): headings kept with what follows them, paragraphs,
+   lists, tables that split across pages and repeat their header row, a table of contents,
+   bookmarks and page numbers. Same input, same bytes.
 3. :func:`build_rulebook` writes ``<game>-rulebook.pdf`` (single pages in reading order) and,
    for a booklet, ``<game>-rulebook-booklet.pdf`` (:mod:`.booklet`).
 """
@@ -92,24 +93,26 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
         seen = {(f.rule, f.message) for f in findings}
         findings.extend(f for f in results[1].findings if (f.rule, f.message) not in seen)
         if impose:
-            book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), title=f"{game.title} (booklet)",
-                                          creator=f"pnp {__version__}")
+            book.booklet = impose_booklet(results[1].pdf, booklet_sheet(key), back=results[1].back,
+                                          title=f"{game.title} (booklet)", creator=f"pnp {__version__}")
         book.booklet_pages = results[1].pages
     return book
 
 
 def template_locator(template: Path, display: str):
-    """``locate(text)``: the template file (``display``) at the first line that holds ``text``
-    (case-blind), or the file alone when no line does (the text comes from the data, or from
-    an included file). What the rulebook finds points at the template this way."""
+    """``locate(text, *more)``: the template file (``display``) at the first line that holds
+    ``text`` and every one of ``more`` (case-blind), or the file alone when no line does (the
+    text comes from the data, or from an included file). What the rulebook finds points at the
+    template this way."""
     try:
         lines = [line.lower() for line in template.read_text(encoding="utf-8-sig").splitlines()]
     except (OSError, UnicodeDecodeError):
         lines = []
 
-    def locate(text: str) -> Location:
-        needle = text.lower()
-        return Location(display, next((i for i, line in enumerate(lines, 1) if needle and needle in line), None))
+    def locate(text: str, *more: str) -> Location:
+        needles = [t.lower() for t in (text, *more)]
+        return Location(display, next((i for i, line in enumerate(lines, 1)
+                                       if all(needles) and all(n in line for n in needles)), None))
     return locate
 
 

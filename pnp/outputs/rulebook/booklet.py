@@ -8,18 +8,23 @@ import io
 from ...core.errors import BuildError
 from ...core.units import Size
 from ...geometry.booklet import booklet_sides, placement
+from ...render.canvas import pdf_date, viewer_preferences
 
 
-def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "") -> bytes:
+def impose_booklet(pdf: bytes, sheet: Size, *, back: int = 0, title: str = "", creator: str = "") -> bytes:
     """Impose a PDF whose pages are in reading order onto 2-up landscape booklet sheets.
 
     ``pdf``: the source document (every page the same size, normally half of ``sheet``);
-    ``sheet``: the landscape sheet size in pt. Returns the imposed PDF: one page per printed
-    side (front, back, front, ...), blank halves left empty, ``/ViewerPreferences`` with
-    PrintScaling None and Duplex DuplexFlipShortEdge. Each page becomes a Form XObject named
-    ``/PageN`` (pikepdf's ``as_form_xobject``: its content and resources as they are, no
-    rasterising, so embedded fonts stay embedded), fitted to its half of the sheet. Same input,
-    same bytes (a deterministic document ID).
+    ``sheet``: the landscape sheet size in pt; ``back``: how many of its last pages are the back
+    cover (0: none; the padding blanks go before them, else at the end). Returns the imposed
+    PDF: one page per printed side (front, back, front, ...), blank halves left empty,
+    ``/ViewerPreferences`` with PrintScaling None and Duplex DuplexFlipShortEdge (the sheets
+    are landscape; print-specs.md §4), and the creation date of every pnp PDF. Each page
+    becomes a Form XObject named ``/PageN`` (pikepdf's ``as_form_xobject``: its content and
+    resources as they are, no rasterising, so embedded fonts stay embedded), fitted to its half
+    of the sheet. Same input, same bytes: the date is :func:`pnp.render.canvas.pdf_date`, never
+    the clock, and the document ID is a digest of the file's content (pikepdf's
+    ``deterministic_id``).
 
     Raises BuildError when the source has no pages or pages of different sizes.
     """
@@ -39,7 +44,7 @@ def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "
     pw, ph = sizes.pop()
     page_size = Size(pw, ph)
     out = pikepdf.new()
-    for side in booklet_sides(len(pages)):
+    for side in booklet_sides(len(pages), back):
         target = out.add_blank_page(page_size=(sheet.width, sheet.height))
         content = []
         for half, number in (("left", side.left), ("right", side.right)):
@@ -55,9 +60,11 @@ def impose_booklet(pdf: bytes, sheet: Size, *, title: str = "", creator: str = "
             content.append(f"q {scale:.6f} 0 0 {scale:.6f} {x - ox * scale:.4f} {y - oy * scale:.4f} cm "
                            f"{name} Do Q")
         target.Contents = out.make_stream(("\n".join(content) + "\n").encode("ascii"))
-    out.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"),
-                                                    Duplex=pikepdf.Name.DuplexFlipShortEdge)
-    out.docinfo = out.make_indirect(pikepdf.Dictionary(Title=title, Creator=creator, Producer=creator))
+    out.Root.ViewerPreferences = pikepdf.Dictionary({f"/{key}": pikepdf.Name(f"/{value}")
+                                                     for key, value in viewer_preferences("DuplexFlipShortEdge").items()})
+    date = pdf_date()
+    out.docinfo = out.make_indirect(pikepdf.Dictionary(Title=title, Creator=creator, Producer=creator,
+                                                       CreationDate=date, ModDate=date))
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)

@@ -235,7 +235,7 @@ class ImageResolver:
         self.template = template
         self.base = base
         self.display = display
-        self.locate = locate or (lambda _text: Location(display))
+        self.locate = locate or (lambda *_texts: Location(display))
         self.max_image_pixels = max_image_pixels
         self.findings: list[Finding] = []
         """What reading the pictures found (SVG features the converter skips)."""

@@ -10,40 +10,54 @@ from typing import Callable
 from ... import __version__
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
-from ...core.units import Size
+from ...core.units import MM, Size
 from ...render import fonts
+from ...render.canvas import set_viewer_preferences
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
+from .pagination import back_cover_mark_class, keep_with_next
 from .story import MarkdownStory
 from .styles import SINGLE_STYLE, RulebookStyle, paragraph_styles
 
 
 @dataclass
 class RulebookPdf:
-    """A laid-out rulebook: the PDF bytes, its page count and preflight findings."""
+    """A laid-out rulebook: the PDF bytes, its page count, preflight findings and how many of
+    its last pages are the back cover (``back``, from ``{{ back_cover() }}``; 0: none)."""
 
     pdf: bytes
     pages: int
     findings: list[Finding] = field(default_factory=list)
+    back: int = 0
 
 
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
                  resolver: Callable[[str], ImageItem] | None = None, display: str = "rulebook",
-                 outer_numbers: bool = False) -> RulebookPdf:
+                 outer_numbers: bool = False, duplex: str = "DuplexFlipLongEdge") -> RulebookPdf:
     """Lay out ``markdown`` (CommonMark plus tables) on pages of ``page`` size (pt).
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
       the table of contents (a paragraph holding only ``[TOC]``) and as PDF bookmarks.
-    - ``---`` (a thematic break) starts a new page.
-    - Tables repeat their header row on every page they run onto and split between rows.
+    - ``---`` (a thematic break) starts a new page; so does ``[BACK COVER]``, which also marks
+      where the back cover starts (``result.back`` counts its pages).
+    - Headings, and a sentence that introduces a list, table or the contents, stay on the page
+      of the first lines of what follows them.
+    - Tables repeat their header row on every page they run onto and split between rows; a
+      row taller than a page is split inside its cells.
     - Images: ``![alt](target "width")``; ``resolver`` turns a target into an ImageItem.
       Images in one paragraph sit side by side and wrap; every image is scaled to the frame.
     - Page 1 has no footer; every other page has the title and its page number in the footer
       (``outer_numbers``: numbers on the outer edge, odd pages right, even pages left, as in a
       booklet).
 
-    Raises RulebookError for images that cannot be placed and BuildError for content that
-    cannot fit a page. Same input, same bytes (reportlab invariant mode).
+    The PDF asks to be printed at 100 % and double-sided with ``duplex``, the flip of its
+    portrait pages (the long edge; :func:`pnp.render.canvas.viewer_preferences`), and carries
+    the date every pnp PDF does (:func:`pnp.render.canvas.pdf_date`, reportlab's invariant
+    mode) and a document ID reportlab derives from it and the metadata.
+
+    Raises RulebookError for images that cannot be placed and BuildError (rule
+    ``rulebook.layout``, at the template line) for content that cannot fit a page. Same input,
+    same bytes (reportlab invariant mode).
     """
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
@@ -70,6 +84,9 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     for flow in story:
         if hasattr(flow, "images"):
             flow._max_h = frame_h
+    story = keep_with_next(story)
+    back_mark = back_cover_mark_class()
+    placed = {"back": 0, "section": ""}  # of the pass being laid out: the back cover's first page, the last heading
     footer = styles["footer"]
     sans = fonts.register("sans")
 
@@ -96,12 +113,17 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     class Doc(BaseDocTemplate):
         def handle_documentBegin(self):
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
+            placed.update(back=0, section="")
             super().handle_documentBegin()
+            set_viewer_preferences(self.canv, duplex)
 
         def afterFlowable(self, flowable):
+            if isinstance(flowable, back_mark):
+                placed["back"] = self.page
             entry = getattr(flowable, "_pnp_toc", None)
             if entry is None:
                 return
+            placed["section"] = entry[1]
             level, text, key = entry
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
@@ -130,8 +152,13 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         raise BuildError(f"{display}: the table of contents does not settle",
                          hint="a heading may move between pages as the contents grow; add a page break",
                          rule="rulebook.layout") from None
-    except RLLayoutError as exc:
-        raise BuildError(f"{display}: something in the rulebook is too big for a page: {str(exc)[:200]}",
-                         hint="make the image or table smaller, or split it",
+    except RLLayoutError:
+        section = placed["section"].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        where = f"after the heading {section!r}" if section else "before the first heading"
+        raise BuildError(f"something {where} is too big for a page ({frame_w / MM:.0f} x {frame_h / MM:.0f} mm) "
+                         "and cannot be split across pages",
+                         location=icons.locate(section) if icons and section else Location(display),
+                         hint="make the picture, table or code block smaller, or split it in parts",
                          rule="rulebook.layout") from None
-    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn)
+    back = doc.page - placed["back"] + 1 if placed["back"] else 0
+    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn, back=back)

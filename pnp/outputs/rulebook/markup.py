@@ -19,6 +19,11 @@ TOC_MARKER = "[TOC]"
 only); ``toc()`` prints it."""
 
 
+BACK_COVER_MARKER = "[BACK COVER]"
+"""A paragraph holding only this text starts a new page that the booklet puts on its back cover
+(the padding blanks go before it); ``back_cover()`` prints it."""
+
+
 class RulebookError(PnpError):
     """A rulebook template or its Markdown that cannot be built (misspelt name, bad call, an
     image that cannot be found). The location names the template file and line."""

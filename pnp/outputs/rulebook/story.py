@@ -11,13 +11,15 @@ import re
 from typing import Any, Callable
 from xml.sax.saxutils import escape as xml_escape
 
-from ...core.errors import Location
+from ...core.errors import BuildError, Location
 from ...core.findings import Finding
+from ...core.units import MM
 from ...render import fonts
 from ...render.elements.text import ICON_EM, ICON_LIKE_RE
 from ...render.preflight import icon_unknown, missing_glyph
 from .images import ImageItem, PlacedImage, image_flow_class
-from .markup import LINE_BREAK, RulebookError, width_spec
+from .markup import BACK_COVER_MARKER, LINE_BREAK, RulebookError, width_spec
+from .pagination import back_cover_mark_class, contents_class, splitting_table_class
 from .styles import RulebookStyle
 
 BLOCKS = {
@@ -38,6 +40,13 @@ BLOCKS = {
 _TOC_RE = re.compile(r"^\[TOC(?: ([12]))?\]$")
 
 
+def _marker(node) -> str:
+    """The text of a paragraph node that may be a marker (``[TOC]``, ``[BACK COVER]``), else ""."""
+    if node is None or node.type != "paragraph" or not node.children:
+        return ""
+    return _plain(node.children[0]).strip()
+
+
 def _plain(node) -> str:
     """The text of an inline node and its children, without markup."""
     if node.type in ("text", "code_inline"):
@@ -47,6 +56,23 @@ def _plain(node) -> str:
     if node.type == "hardbreak":
         return "\n"
     return "".join(_plain(c) for c in node.children)
+
+
+def _plain_block(node) -> str:
+    """The text of a block node and its children, without markup."""
+    if node.type == "inline":
+        return _plain(node)
+    return node.content if not node.children else " ".join(_plain_block(c) for c in node.children)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` on one line, cut after a whole word with an ellipsis when longer than ``limit``
+    characters."""
+    text = " ".join(text.replace(LINE_BREAK, " ").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit] + "\u2026"
 
 
 def _inline_markup(text: str) -> str:
@@ -60,13 +86,13 @@ class MarkdownStory:
                  resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
                  drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
                  icon: Callable[[str, float], str] | None = None,
-                 locate: Callable[[str], Location] | None = None):
+                 locate: Callable[..., Location] | None = None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
         empties at the start of each layout pass so that only the final pass's remain.
         ``icon_names()`` lists the icons text may show as ``:name:`` and ``icon(name, height)``
-        gives the markup drawing one. ``locate(text)`` is where the template writes ``text``
-        (the file and line a finding points at)."""
+        gives the markup drawing one. ``locate(text, *more)`` is where the template writes
+        ``text`` (and ``more`` on the same line): the file and line a finding points at."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -79,10 +105,13 @@ class MarkdownStory:
         self.ImageFlow = image_flow_class()
         self._glyph_seen: set[str] = set()
         self.icon_names = icon_names
-        self.locate = locate or (lambda _text: Location(display))
+        self.locate = locate or (lambda *_texts: Location(display))
         self.icon = icon
         self._known_icons: list[str] | None = None
         self._icons_reported: set[str] = set()
+        self.section = ""
+        """The text of the last heading so far: what a table or box is said to be under."""
+        self.table_count = 0
 
     # -- text --------------------------------------------------------------------------------
     def _check_glyphs(self, text: str, font: str = "sans") -> None:
@@ -196,6 +225,18 @@ class MarkdownStory:
         flush()
         return flows
 
+    def _find(self, cells: list[str], header: list[str]) -> Location:
+        """Where the template writes a table row: the first line holding every text of
+        ``cells``, else the line of the table's ``header`` texts, else the template alone (a
+        row made by a loop over the data is found by its header)."""
+        for texts in (cells, header):
+            needles = [t.replace(LINE_BREAK, " ").strip() for t in texts if t.strip()]
+            if needles:
+                where = self.locate(*needles)
+                if where.line is not None:
+                    return where
+        return self.locate("")
+
     # -- blocks ------------------------------------------------------------------------------
     def blocks(self, nodes, tight: bool = False) -> list:
         """The flowables of a run of block nodes, each by its handler in :data:`BLOCKS` (a node
@@ -216,16 +257,20 @@ class MarkdownStory:
         return self.heading(node)
 
     def block_paragraph(self, node, tight: bool, following) -> list:
-        """A paragraph: text and pictures, the table of contents for ``[TOC]``, kept with the
-        list, table or quote it introduces."""
+        """A paragraph: text and pictures, the table of contents for ``[TOC]``, the start of the
+        back cover for ``[BACK COVER]``; kept with the list, table, quote or contents it
+        introduces."""
         inline = node.children[0] if node.children else None
-        toc = _TOC_RE.match(_plain(inline).strip()) if inline is not None else None
+        toc = _TOC_RE.match(_marker(node))
         if toc:
             return [self.toc(int(toc.group(1) or 2))]
+        if _marker(node) == BACK_COVER_MARKER:
+            return self.back_cover()
         style = self.s["tight"] if tight else self.s["body"]
         para = self.inline_flowables(inline, style) if inline is not None else []
-        if para and following is not None and following.type in LEAD_IN_TARGETS:
-            para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces
+        leads_in = following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(_marker(following)))
+        if para and leads_in:
+            para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces (or titles the contents)
         return para
 
     def block_list(self, node, tight: bool, following) -> list:
@@ -246,7 +291,16 @@ class MarkdownStory:
     def block_page_break(self, node, tight: bool, following) -> list:
         from reportlab.platypus import PageBreak
 
+        if _marker(following) == BACK_COVER_MARKER:
+            return []  # the back cover starts the new page itself: one break, not a blank page
         return [PageBreak()]
+
+    def back_cover(self) -> list:
+        """A new page and, at its top, the mark by which the layout records the back cover's
+        first page (:func:`back_cover_mark_class`; the last one written counts)."""
+        from reportlab.platypus import PageBreak
+
+        return [PageBreak(), back_cover_mark_class()()]
 
     def block_html(self, node, tight: bool, following) -> list:
         from reportlab.platypus import Paragraph
@@ -263,6 +317,7 @@ class MarkdownStory:
         segments = self.inline(inline)
         markup = "".join(v for k, v in segments if k == "text").strip()
         para = Paragraph(markup, style)
+        self.section = _plain(inline).strip()
         if level in (2, 3):
             self.heading_count += 1
             para._pnp_toc = (level - 2, xml_escape(_plain(inline).strip()), f"h{self.heading_count}")
@@ -274,21 +329,13 @@ class MarkdownStory:
         return out
 
     def toc(self, depth: int):
-        from reportlab.platypus.tableofcontents import TableOfContents
-
-        class Contents(TableOfContents):
-            def notify(self, kind, stuff):
-                if kind == "TOCEntry" and stuff[0] >= depth:
-                    return
-                super().notify(kind, stuff)
-
         from reportlab.platypus import TableStyle
 
         style = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                             ("LEFTPADDING", (0, 0), (-1, -1), 0),
                             ("FONTNAME", (0, 0), (-1, -1), fonts.register("sans"))])
-        return Contents(levelStyles=[self.s["toc0"], self.s["toc1"]], dotsMinLevel=0,
-                        rightColumnWidth=self.st.base * 3, tableStyle=style)
+        return contents_class(depth)(levelStyles=[self.s["toc0"], self.s["toc1"]], dotsMinLevel=0,
+                                     rightColumnWidth=self.st.base * 3, tableStyle=style)
 
     def listing(self, node):
         from reportlab.lib.colors import HexColor
@@ -312,13 +359,27 @@ class MarkdownStory:
     def callout(self, node):
         """A block quote: a shaded box with an accent bar, one row per block so it splits."""
         from reportlab.lib.colors import HexColor
-        from reportlab.platypus import Table, TableStyle
+        from reportlab.platypus import TableStyle
 
         b = self.st.base
+        section = self.section
         inner = self.blocks(node.children)
         rows = [[f] for f in inner] or [[""]]
         gaps = [("BOTTOMPADDING", (0, i), (0, i), f.getSpaceAfter() or 0) for i, f in enumerate(inner)]
-        table = Table(rows, colWidths=[self.frame_w], splitByRow=1, hAlign="LEFT")
+        # each block's text, to name the one that does not split (when each block made one row)
+        plain = [_plain_block(child) for child in node.children] if len(inner) == len(node.children) else []
+
+        def unsplittable(row: int, height: float):
+            text = plain[row - 1] if row - 1 < len(plain) else ""
+            raise BuildError(
+                ("the quote box" + (f" under {section!r}" if section else "")) + f", its block {row}"
+                + (f" ({_short(text)!r})" if text else "") + f": the block is {height / MM:.0f} mm tall, more than "
+                f"the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",
+                location=self._find([text], []), rule="rulebook.layout",
+                hint='a picture does not split: give it a smaller width ("30mm", "40%")')
+
+        table = splitting_table_class(self.frame_h, 0, unsplittable)(rows, colWidths=[self.frame_w], splitByRow=1,
+                                                                       hAlign="LEFT")
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), HexColor(self.st.callout)),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(self.st.accent)),
@@ -342,7 +403,7 @@ class MarkdownStory:
         from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.pdfbase.pdfmetrics import stringWidth
-        from reportlab.platypus import Table, TableStyle
+        from reportlab.platypus import TableStyle
 
         b = self.st.base
         pad = b * 0.45
@@ -395,17 +456,22 @@ class MarkdownStory:
             extra = avail - sum(min_w)
             spread = [mx - mn for mx, mn in zip(max_w, min_w)]
             widths = [mn + extra * sp / sum(spread) for mn, sp in zip(min_w, spread)]
-        frame_h = self.frame_h
+        self.table_count += 1
+        what = f"the table under {self.section!r}" if self.section else "the table"
+        what += f" (table {self.table_count} of the rulebook)"
 
-        class DataTable(Table):
-            """Splits between rows, unless it is short enough to move to the next page whole."""
+        def unsplittable(row: int, height: float):
+            cells = texts[row] if row < len(texts) else []
+            label = _short(next((c for c in cells if c.strip()), ""))
+            raise BuildError(
+                f"{what}, row {row}" + (f" ({label!r})" if label else "") + f": the row is {height / MM:.0f} mm "
+                f"tall, more than the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",
+                location=self._find(cells, texts[0]), rule="rulebook.layout",
+                hint="text in a cell splits, a picture does not: give the picture a smaller width "
+                     '("30mm", "40%") or put it outside the table')
 
-            def split(self, avail_w, avail_h):
-                if len(data) <= KEEP_TOGETHER_ROWS and getattr(self, "_height", 0) <= frame_h:
-                    return []
-                return super().split(avail_w, avail_h)
-
-        table = DataTable(data, colWidths=widths, repeatRows=1, splitByRow=1, hAlign="LEFT")
+        table_class = splitting_table_class(self.frame_h, KEEP_TOGETHER_ROWS, unsplittable)
+        table = table_class(data, colWidths=widths, repeatRows=1, splitByRow=1, hAlign="LEFT")
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.accent)),
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [HexColor("#FFFFFF"), HexColor(self.st.shade)]),
@@ -430,3 +496,4 @@ LEAD_IN_TARGETS = ("table", "blockquote", "bullet_list", "ordered_list")
 KEEP_TOGETHER_ROWS = 10
 """A table of this many rows or fewer (header included) moves to the next page whole rather than
 split; a longer one splits between rows and repeats its header row."""
+

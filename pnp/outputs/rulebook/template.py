@@ -4,8 +4,8 @@ sandbox (:mod:`pnp.design.templating`) over the game's views (:mod:`.views`), to
 Values printed with ``{{ }}`` are escaped, so text from a CSV cell is never read as Markdown; a
 misspelt name stops with a :class:`~pnp.outputs.rulebook.markup.RulebookError` naming the
 template file, the line, the name and the closest name. Besides the data, a template has the
-functions ``card()``, ``count()`` and ``toc()`` and the filters ``md``, ``code``, ``words``,
-``plural``, ``pips``, ``cost_terms`` and ``items`` (docs/rulebooks.md).
+functions ``card()``, ``count()``, ``toc()`` and ``back_cover()`` and the filters ``md``,
+``code``, ``words``, ``plural``, ``pips``, ``cost_terms`` and ``items`` (docs/rulebooks.md).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ...design.templating import sandbox
 from ...model.cost import parse_cost, pips
 from ...model.game import Component, Game
 from ...model.games import GameSource
-from .markup import TOC_MARKER, Markdown, RulebookError, escape_markdown, finalize, width_spec
+from .markup import BACK_COVER_MARKER, TOC_MARKER, Markdown, RulebookError, escape_markdown, finalize, width_spec
 from .views import DEFAULT_PAGE, ComponentSet, PageView, RowView, TableSet, TomlTable, _View, template_context
 
 TEMPLATE_NAME = "rulebook.md.j2"
@@ -164,7 +164,8 @@ class _Template:
         env.concat = lambda parts: Markdown("".join(parts))
         env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})
-        env.globals.update({"card": self.card, "count": self.count, "toc": self.toc})
+        env.globals.update({"card": self.card, "count": self.count, "toc": self.toc,
+                            "back_cover": self.back_cover})
         return env
 
     # -- template functions ------------------------------------------------------------------
@@ -183,6 +184,12 @@ class _Template:
             raise Problem(f"toc(depth={depth!r}): depth is 1 (sections) or 2 (sections and subsections)")
         marker = TOC_MARKER if depth == 2 else "[TOC 1]"
         return Markdown(f"\n\n{marker}\n\n")
+
+    def back_cover(self) -> Markdown:
+        """A new page, on its own line, that starts the back cover: in the booklet the padding
+        blanks go before it, so it is the outside of the last sheet (a quick-reference page,
+        say). In the single pages it is only a new page."""
+        return Markdown(f"\n\n{BACK_COVER_MARKER}\n\n")
 
     def count(self, component: str, **where: Any) -> int:
         """Pieces of ``component`` whose columns equal ``where``, as stated totals and

@@ -252,5 +252,5 @@ def template_context(game: Game, page: PageView | None = None) -> dict[str, Any]
         "rules": TomlTable(game.manifest.get("rules", {}), "game.toml [rules]"),
         "colors": TomlTable(game.manifest.get("colors", {}), "game.toml [colors]"),
         "manifest": TomlTable(game.manifest, "game.toml"),
-        "page": page or PageView(**DEFAULT_PAGE),
+        "page": page if page is not None else PageView(**DEFAULT_PAGE),  # a view of no keys is falsy
     }
