@@ -9,7 +9,6 @@ decompression-bomb guard) with an error that gives the pixel count and the overr
 from __future__ import annotations
 
 import logging
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,45 +25,36 @@ def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXEL
 
     Raises BuildError naming the file (``rel``, as the game folder names it) for a file Pillow
     cannot read, and for one over ``max_pixels`` pixels (None lifts the limit); whoever draws
-    it adds the piece and place.
+    it adds the piece and place. The limit is checked on the size the file declares, before
+    any pixel is decoded, and it is the only limit: Pillow's own decompression-bomb guard is
+    off while pnp reads art, so a file far over the limit is refused with the same message
+    (its pixel count, the limit in force and the option) as one just over it.
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as probe:
-                width, height = probe.size
-    except Image.DecompressionBombError:
-        raise BuildError(f"{rel!r} is too large to open safely",
-                         hint="scale the art down, or pass a larger --max-image-pixels",
-                         rule="layout.art-unreadable") from None
-    except UnidentifiedImageError:
-        raise BuildError(f"{rel!r} is not an image Pillow can read",
-                         hint="save the art as PNG, JPEG or SVG",
-                         rule="layout.art-unreadable") from None
-    except OSError as exc:
-        raise BuildError(f"{rel!r} cannot be read: {exc}",
-                         rule="layout.art-unreadable") from None
-    if max_pixels is not None and width * height > max_pixels:
-        raise BuildError(
-            f"{rel!r} is {width} x {height} = {width * height:,} pixels, more than the "
-            f"limit of {max_pixels:,}",
-            hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
-            f"--max-image-pixels {width * height} if you trust the file",
-            rule="layout.art-unreadable")
     old = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            with Image.open(path) as probe:
+                width, height = probe.size
+        except UnidentifiedImageError:
+            raise BuildError(f"{rel!r} is not an image Pillow can read",
+                             hint="save the art as PNG, JPEG or SVG",
+                             rule="layout.art-unreadable") from None
+        except OSError as exc:
+            raise BuildError(f"{rel!r} cannot be read: {exc}",
+                             rule="layout.art-unreadable") from None
+        if max_pixels is not None and width * height > max_pixels:
+            raise too_many_pixels(rel, width, height, max_pixels)
+        try:
             with Image.open(path) as opened:
                 image = ImageOps.exif_transpose(opened)
                 image.load()
-    except OSError as exc:
-        raise BuildError(f"{rel!r} cannot be decoded: {exc}",
-                         hint="the file may be truncated; export it again",
-                         rule="layout.art-unreadable") from None
+        except (OSError, ValueError, MemoryError) as exc:
+            raise BuildError(f"{rel!r} cannot be decoded: {exc}",
+                             hint="the file may be truncated; export it again",
+                             rule="layout.art-unreadable") from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
     try:
@@ -73,6 +63,17 @@ def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXEL
         raise BuildError(f"{rel!r} uses the {image.mode} colour mode, which pnp does not convert",
                          hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG",
                          rule="layout.art-unreadable") from None
+
+
+def too_many_pixels(rel: str, width: int, height: int, limit: int) -> BuildError:
+    """The ``layout.art-unreadable`` error of art ``rel`` (``width`` x ``height`` px) over the
+    pixel limit in force (``--max-image-pixels``, by default Pillow's 89,478,485); the hint
+    names the option and the value that would let this file in."""
+    return BuildError(
+        f"{rel!r} is {width} x {height} = {width * height:,} pixels, more than the limit of {limit:,}",
+        hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
+        f"--max-image-pixels {width * height} if you trust the file",
+        rule="layout.art-unreadable")
 
 
 def normalise(image):

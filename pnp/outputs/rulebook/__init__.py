@@ -86,7 +86,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
                                         resolver=resolver, display=display, outer_numbers=is_booklet))
     finally:
         resolver.close()
-    findings = list(results[0].findings) + resolver.findings + facts_found
+    findings = list(results[0].findings) + resolver.findings + resolver.card_errors() + facts_found
     book = Rulebook(results[0], findings=findings)
     if booklet:
         seen = {(f.rule, f.message) for f in findings}

@@ -280,6 +280,14 @@ class ImageResolver:
                                       game_display=t.game.display_root)
         return self._renderer
 
+    def card_errors(self) -> list[Finding]:
+        """The errors drawing the game's cards found (art refused or missing, a box that
+        fails), each once, where the card's layout or data says: the card is printed without
+        what failed, so the rulebook must not pass as sound."""
+        if self._renderer is None:
+            return []
+        return [f for f in self._renderer.findings if f.severity == "error"]
+
     def icon_names(self) -> list[str]:
         """The icons the game's card layouts define (none without a game or a layouts file)."""
         t = self.template
@@ -345,6 +353,6 @@ class ImageResolver:
                 return item
             if suffix in (".png", ".jpg", ".jpeg"):
                 return RasterItem(path, src, self.max_image_pixels)
-        except BuildError as exc:
-            raise RulebookError(exc.message, location=where, hint=exc.hint) from None
+        except BuildError as exc:  # the art's own rule (layout.art-unreadable), at the template's line
+            raise RulebookError(exc.message, location=where, hint=exc.hint, rule=exc.rule) from None
         raise RulebookError(f"image {src!r}: {suffix or 'no suffix'} is not a PNG, JPEG or SVG file", location=where)
