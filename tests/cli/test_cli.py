@@ -218,6 +218,26 @@ def test_every_command_that_draws_honours_max_image_pixels(command, tmp_path):
     assert "--max-image-pixels 160000" in said and "Traceback" not in said
 
 
+@pytest.mark.parametrize("command, pdf", [(["build", "--no-contact-sheets"], "tiny-cards.pdf"),
+                                          (["rulebook"], "tiny-rulebook.pdf"),
+                                          (["export", "-t", "dtc"], "export/dtc/tiny-cards.pdf")])
+def test_image_dpi_sets_the_resolution_art_is_embedded_at(command, pdf, tmp_path):
+    import pikepdf
+
+    game = _game_with_art(tmp_path, 2000)  # 2540 dpi in its 20 mm box
+
+    def widths() -> set[int]:
+        with pikepdf.open(tmp_path / "out" / "tiny" / pdf) as doc:
+            return {int(o.Width) for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"}
+
+    out = ["-o", str(tmp_path / "out")]
+    assert pnp(*command, str(game), *out, "--image-dpi", "150").returncode == 0
+    assert widths() == {119}  # 20 mm at 150 dpi
+    again = pnp(*command, str(game), *out)  # the default again: made anew, not kept from the 150 dpi run
+    assert again.returncode == 0 and "kept" not in again.stdout, again.stdout
+    assert widths() == {237}  # 20 mm at 300 dpi
+
+
 def _declared_png(path, width: int, height: int) -> None:
     """A PNG of a few bytes that declares ``width`` x ``height`` pixels (and holds almost none):
     what a decompression bomb looks like to whoever opens it."""

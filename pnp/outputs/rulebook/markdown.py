@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from ... import __version__
@@ -12,6 +13,8 @@ from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...render import fonts
+from ...render.art import PRINT_DPI
+from ...render.embed import ArtCanvas
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
 from .story import MarkdownStory
@@ -29,7 +32,7 @@ class RulebookPdf:
 
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
                  resolver: Callable[[str], ImageItem] | None = None, display: str = "rulebook",
-                 outer_numbers: bool = False) -> RulebookPdf:
+                 outer_numbers: bool = False, image_dpi: int | None = PRINT_DPI) -> RulebookPdf:
     """Lay out ``markdown`` (CommonMark plus tables) on pages of ``page`` size (pt).
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
@@ -41,6 +44,9 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     - Page 1 has no footer; every other page has the title and its page number in the footer
       (``outer_numbers``: numbers on the outer edge, odd pages right, even pages left, as in a
       booklet).
+    - Raster pictures (and the art of cards drawn) are embedded once each, downsampled to
+      ``image_dpi`` px/in at the largest size they are placed at (None: as they are;
+      :class:`pnp.render.embed.ArtCanvas`).
 
     Raises RulebookError for images that cannot be placed and BuildError for content that
     cannot fit a page. Same input, same bytes (reportlab invariant mode).
@@ -123,7 +129,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     buf = io.BytesIO()
     doc = make_doc(buf)
     try:
-        doc.multiBuild(story, maxPasses=8)
+        doc.multiBuild(story, maxPasses=8, canvasmaker=partial(ArtCanvas, image_dpi=image_dpi))
     except IndexError as exc:
         if "not resolved" not in str(exc):  # multiBuild's own message; anything else is a bug
             raise
