@@ -65,8 +65,9 @@ def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXEL
             raise too_many_pixels(rel, width, height, max_pixels)
         try:
             with Image.open(path) as opened:
-                image = ImageOps.exif_transpose(opened)
-                image.load()
+                opened.load()
+                ImageOps.exif_transpose(opened, in_place=True)  # no copy of the pixels when upright
+                image = opened
         except (OSError, ValueError, MemoryError) as exc:
             raise BuildError(f"{rel!r} cannot be decoded: {exc}",
                              hint="the file may be truncated; export it again",
@@ -109,9 +110,10 @@ def embed_pixels(px: tuple[int, int], placed: tuple[float, float], dpi: float | 
     return (min(width, max(1, math.ceil(width * scale - 1e-6))), min(height, max(1, math.ceil(height * scale - 1e-6))))
 
 
-DECODED_BUDGET = 96 * 2**20
-"""Bytes of decoded pictures kept for making further versions (two 4000 x 4000 px RGB pictures);
-past it the least recently used is dropped and decoded again if asked for another size."""
+DECODED_BUDGET = 32 * 2**20
+"""Bytes of decoded pictures kept for making further versions (a 2800 x 2800 px RGB picture, as
+Pillow holds it at 4 bytes a pixel); past it the least recently used is dropped, and decoded
+again if another size of it is asked for. A larger picture is never kept: its versions are."""
 
 
 class RasterArt:
@@ -121,9 +123,9 @@ class RasterArt:
     low-resolution preflight judges; ``mode`` its mode after normalising (RGB, RGBA or L);
     ``dpi`` the resolution the file states, if any; ``name`` how messages name it.
     :meth:`version` makes (and keeps) each pixel size asked for. The decoded picture itself is
-    kept only while the pictures decoded last fit :data:`DECODED_BUDGET`, so a build holding
-    many large pictures holds their downsampled versions, not their pixels. Raises
-    BuildError as load_raster does.
+    kept only while the pictures decoded last fit :data:`DECODED_BUDGET` (one larger than that
+    only until its first version is made), so a build holding many large pictures holds their
+    downsampled versions, not their pixels. Raises BuildError as load_raster does.
     """
 
     _recent: list[RasterArt] = []
@@ -152,11 +154,14 @@ class RasterArt:
         self._keep(image)
         made = image if px == self.size else image.resize(px, Image.Resampling.LANCZOS)
         self._versions[px] = made
+        if _bytes(image) > DECODED_BUDGET:  # too large to keep: its versions are kept instead
+            RasterArt._recent.remove(self)
+            self._decoded = None
         return made
 
     def _keep(self, image) -> None:
-        """Hold the decoded ``image`` as the most recently used; drop the oldest others' past
-        the budget."""
+        """Hold the decoded ``image`` as the most recently used (until a version is made, if
+        it is over the budget itself); drop the oldest others' past the budget."""
         recent = RasterArt._recent
         if self in recent:
             recent.remove(self)
@@ -170,8 +175,8 @@ class RasterArt:
 
 
 def _bytes(image) -> int:
-    """Bytes of a decoded Pillow image (8 bits per band)."""
-    return image.width * image.height * len(image.getbands())
+    """Bytes Pillow holds for a decoded image: 4 a pixel for RGB, RGBA and CMYK, 1 for L."""
+    return image.width * image.height * (1 if len(image.getbands()) == 1 else 4)
 
 
 def normalise(image):

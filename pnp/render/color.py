@@ -290,9 +290,8 @@ class PrintCanvas(ArtCanvas):
     def art_placed(self, art) -> None:
         self.converter.check_art(art.mode, art.name)
 
-    def embed_image(self, image) -> None:
-        cmyk, alpha = self.converter.cmyk_image(image)
-        Canvas.drawImage(self, _CMYKReader(cmyk, alpha), 0, 0, 1, 1, mask="auto" if alpha is not None else None)
+    def image_pixels(self, image):
+        return self.converter.cmyk_image(image)
 
     # greys: reportlab writes DeviceGray 'g'/'G' for these; print CMYK K instead
     def setFillGray(self, gray, alpha=None):

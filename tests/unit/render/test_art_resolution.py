@@ -162,6 +162,24 @@ def test_transparent_art_keeps_its_soft_mask_when_downsampled(tiny, tmp_path):
     assert middle[2] > 150 and middle[0] < 80
 
 
+def test_art_is_stored_losslessly_with_png_predictors(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    rng = np.random.default_rng(2)  # smooth colour fields, as a photograph's: plain Flate barely shrinks them
+    smooth = Image.fromarray(rng.integers(0, 256, (12, 12, 3), dtype=np.uint8), "RGB").resize(
+        (600, 600), Image.Resampling.BICUBIC)
+    smooth.save(tiny / "art" / "pic.png")
+    layouts = tiny / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8") + art_boxes(60), encoding="utf-8")  # 254 dpi: as it is
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,1\n", encoding="utf-8")
+    _, path = cards_pdf(tiny, tmp_path)
+    with pikepdf.open(path) as pdf:
+        (image,) = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        assert image.Filter == "/FlateDecode" and int(image.DecodeParms.Predictor) == 15  # no ASCII85 layer
+        assert len(image.read_raw_bytes()) < 0.35 * 600 * 600 * 3  # plain Flate keeps 89 % of these pixels
+        stored = pikepdf.PdfImage(image).as_pil_image().convert("RGB")
+    assert stored.tobytes() == smooth.tobytes()  # every pixel as supplied
+
+
 def test_same_picture_same_bytes(tiny, tmp_path):
     game = card_game(tiny, art_boxes(40, 25))
     _, first = cards_pdf(game, tmp_path / "a")
