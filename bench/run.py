@@ -26,6 +26,10 @@ the process and its waited-for children, not their sum). Stages:
 ``images`` (once)
     a generated deck whose every face shows the same PNG and every back another: the PDF must
     embed each image once.
+``big_art`` (once)
+    a generated deck whose art is large (4000 x 4000 px): every face its own picture in a 40 mm
+    box, the back one picture over the full bleed. Peak memory and the size of the PDF, which
+    holds the art downsampled to 300 dpi at its placed size.
 
 Each run takes the stages in turn, and the pnp/raw pairs in alternating order, so a ratio is
 taken between two processes that ran side by side. Results go to a JSON file (``--json``) and a
@@ -69,6 +73,8 @@ GOALS = {
     "check_wall": 0.5,  # s
     "help_wall": 0.3,  # s
     "back_share": 0.10,  # bytes drawing the backs per card, pnp over the floor (which draws each)
+    "big_art_rss": 300.0,  # MiB, peak resident memory of the large-art build
+    "big_art_pdf": 10.0,  # MB (10^6 bytes), the large-art cards PDF
 }
 
 
@@ -391,6 +397,91 @@ def make_image_game(dest: Path, cards: int) -> int:
     return 2
 
 
+BIG_ART_LAYOUTS = """\
+[layouts.face]
+background = "white"
+[layouts.face.boxes.art]
+type = "image"
+image = "{{ art }}"
+x = "11.75mm"
+y = "8mm"
+width = "40mm"
+height = "40mm"
+fit = "contain"
+[layouts.face.boxes.title]
+type = "text"
+text = "{{ title }}"
+x = "5mm"
+y = "70mm"
+width = "53.5mm"
+height = "10mm"
+font = "sans-bold"
+size = 14
+align = "center"
+
+[layouts.back]
+background = "white"
+[layouts.back.boxes.art]
+type = "image"
+image = "art/back.png"
+area = "bleed"
+fit = "cover"
+"""
+
+
+def big_picture(px: int, seed: int):
+    """A ``px`` x ``px`` RGB picture that compresses about as a photograph does: smooth colour
+    fields (a seeded 48 x 48 grid of colours, enlarged) with a little grain. Same seed, same
+    pixels."""
+    import numpy as np
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    fields = Image.fromarray(rng.integers(0, 256, (48, 48, 3), dtype=np.uint8), "RGB").resize(
+        (px, px), Image.Resampling.BICUBIC)
+    grain = rng.integers(-6, 7, (px, px, 3), dtype=np.int16)
+    return Image.fromarray(np.clip(np.asarray(fields, dtype=np.int16) + grain, 0, 255).astype(np.uint8), "RGB")
+
+
+def make_big_art_game(dest: Path, cards: int, px: int) -> int:
+    """A deck of ``cards`` cards, each face showing its own ``px`` x ``px`` picture
+    (art/face-N.png) in a 40 mm square, the back another (art/back.png) over the full bleed.
+    Returns the number of art files."""
+    (dest / "art").mkdir(parents=True)
+    (dest / "templates").mkdir()
+    for i in range(cards + 1):
+        name = "back" if i == 0 else f"face-{i}"
+        big_picture(px, i).save(dest / "art" / f"{name}.png", compress_level=1)
+    game = IMAGE_GAME.replace('id = "image-reuse"', 'id = "big-art"').replace("Image reuse", "Large art")
+    (dest / "game.toml").write_text(game.rstrip("\n") + '\nart = "str"\n', encoding="utf-8")
+    (dest / "templates" / "layouts.toml").write_text(BIG_ART_LAYOUTS, encoding="utf-8")
+    lines = ["id,title,copies,art"] + [f"card-{i},Card {i},1,art/face-{i}.png" for i in range(1, cards + 1)]
+    (dest / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return cards + 1
+
+
+def run_big_art(args, pnp: list[str], work: Path) -> tuple[Stage, dict]:
+    """Build the large-art deck (:func:`make_big_art_game`) once: the stage measured and what
+    its cards PDF holds (``pdf_bytes``, the images embedded and the largest one's pixels)."""
+    src = work / "games" / "big-art"
+    # The pictures are made in a process of their own: a build started from this process after
+    # it held them would count their pages as its own resident memory (fork copies the parent).
+    made = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import run; "
+                           "print(run.make_big_art_game(run.Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))",
+                           str(BENCH), str(src), str(args.big_art_cards), str(args.big_art_px)],
+                          capture_output=True, text=True, check=True)
+    files = int(made.stdout.split()[-1])
+    dest = work / "out" / "big-art"
+    stage = Stage("big_art", None, None, args.big_art_cards)
+    stage.samples.append(run_process(pnp + ["build", str(src), "--force", "--no-contact-sheets", "-o", str(dest)],
+                                     ROOT, [dest]))
+    pdfs = sorted(dest.rglob("*.pdf"))
+    info = {"cards": args.big_art_cards, "px": args.big_art_px, "art_files": files,
+            "art_bytes": _size(src / "art"), "pdf_bytes": pdfs[0].stat().st_size if pdfs else None,
+            "rss_mib": round(stage.samples[0].rss_mib, 1), **(pdf_stats(pdfs[0]) if pdfs else {})}
+    return stage, info
+
+
 _DO = re.compile(rb"(/[^\s/\[\]()<>{}%]+)\s+Do\b")
 
 
@@ -400,6 +491,7 @@ def pdf_stats(pdf: Path) -> dict:
     - ``image_distinct``: image XObjects reachable from the pages, forms included, each once;
       ``image_placements``: images drawn when every page is rendered (an image in a form
       placed 27 times counts 27 times).
+    - ``image_max_px``: [width, height] of the largest image XObject.
     - ``form_distinct`` / ``form_placements``: the same for form XObjects.
     - ``front_sheet_bytes`` / ``back_sheet_bytes``: mean decompressed content of a front / back
       sheet page itself.
@@ -418,6 +510,7 @@ def pdf_stats(pdf: Path) -> dict:
         return {"reader": "regex", "image_distinct": len(re.findall(rb"/Subtype\s*/Image", data))}
     reader = PdfReader(str(pdf))
     info: dict = {}  # form or image id -> (kind, content bytes, {child id: uses})
+    sizes: list[tuple[int, int]] = []  # pixels of each image XObject (soft masks included)
 
     def walk(resources, data: bytes) -> dict:
         names = {}
@@ -432,6 +525,8 @@ def pdf_stats(pdf: Path) -> dict:
                     info[key] = ("/Form", len(body), walk(obj.get("/Resources"), body))
                 else:
                     info[key] = (kind, 0, {})
+                    if kind == "/Image":
+                        sizes.append((int(obj.get("/Width", 0)), int(obj.get("/Height", 0))))
             names[name] = key
         uses: dict = {}
         for used in _DO.findall(data):
@@ -474,6 +569,7 @@ def pdf_stats(pdf: Path) -> dict:
     return {"reader": "pypdf", "pages": len(reader.pages),
             "image_distinct": sum(1 for k, _, _ in info.values() if k == "/Image"),
             "image_placements": placed["/Image"],
+            "image_max_px": list(max(sizes, key=lambda wh: wh[0] * wh[1])) if sizes else None,
             "form_distinct": sum(1 for k, _, _ in info.values() if k == "/Form"),
             "form_placements": placed["/Form"],
             "front_sheet_bytes": round(statistics.mean(own["front"])) if own["front"] else None,
@@ -640,6 +736,9 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
               **(pdf_stats(pdfs[0]) if pdfs else {})}
     stages["images"] = img
 
+    # Large art: peak memory and file size when every picture is 4000 x 4000 px.
+    stages["big_art"], big_art = run_big_art(args, pnp, work)
+
     # What the large deck's PDF holds, beside the floor's (last run).
     last = args.runs - 1
     pdfs = sorted((out / f"deck_x10-{last}").rglob("*.pdf"))
@@ -647,7 +746,8 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
     contents = {"pnp": pdf_stats(pdfs[0]) if pdfs else {},
                 "raw": pdf_stats(raw_pdf) if raw_pdf.is_file() else {}}
     games_outputs = list_outputs(out / f"games-{last}") if (out / f"games-{last}").is_dir() else {}
-    return summarise(args, stages, counts, images, contents, games_outputs, notes, layouts_text is not None)
+    return summarise(args, stages, counts, images, contents, games_outputs, notes, layouts_text is not None,
+                     big_art)
 
 
 def _shown(path: str) -> str:
@@ -658,7 +758,8 @@ def _shown(path: str) -> str:
         return path
 
 
-def summarise(args, stages: dict[str, Stage], counts, images, contents, games_outputs, notes, fallback) -> dict:
+def summarise(args, stages: dict[str, Stage], counts, images, contents, games_outputs, notes, fallback,
+              big_art: dict) -> dict:
     result: dict = {
         "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "machine": dict(args.machine, load_after=[round(x, 2) for x in os.getloadavg()]
@@ -666,12 +767,14 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
         "versions": versions(),
         "config": {"runs": args.runs, "quick": args.quick, "cards": counts, "scale": args.scale,
                    "games": [_shown(g) for g in args.games] if args.games else "every bundled game", "layouts": "fallback" if fallback else
-                   "templates/periodic-shed/layouts.toml", "image_cards": args.image_cards},
+                   "templates/periodic-shed/layouts.toml", "image_cards": args.image_cards,
+                   "big_art": {"cards": args.big_art_cards, "px": args.big_art_px}},
         "notes": notes,
         "stages": {},
         "ratios": {},
         "goals": [],
         "images": images,
+        "big_art": big_art,
         "deck_x10_pdf": contents,
         "games_outputs": games_outputs,
         "failures": [],
@@ -727,6 +830,7 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
                       "measured": f"{images['image_distinct']} image XObject(s) for {images['art_files']} PNGs "
                                   f"placed {images['uses']} times",
                       "met": images["image_distinct"] == images["art_files"]})
+    goals += big_art_goals(big_art)
     ours, floor = contents["pnp"], contents["raw"]
     if ours.get("back_bytes_total") is not None and floor.get("back_bytes_total"):
         per_card = ours["back_bytes_total"] / n2
@@ -747,6 +851,50 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
         for g in goals:
             g["note"] = "quick size: not the goal's size"
     return result
+
+
+def big_art_goals(big: dict) -> list[dict]:
+    """The large-art goals: peak memory and PDF size under their limits."""
+    if big.get("pdf_bytes") is None:
+        return []
+    what = f"{big['cards']} faces and a back of {big['px']} x {big['px']} px"
+    return [{"goal": f"large art ({what}): peak memory under {GOALS['big_art_rss']:g} MiB",
+             "measured": f"{big['rss_mib']:.0f} MiB", "met": big["rss_mib"] < GOALS["big_art_rss"]},
+            {"goal": f"large art ({what}): cards PDF under {GOALS['big_art_pdf']:g} MB",
+             "measured": f"{big['pdf_bytes'] / 1e6:.1f} MB ({big['art_bytes'] / 1e6:.0f} MB of PNGs; largest image "
+                         f"embedded {' x '.join(map(str, big.get('image_max_px') or ['?']))} px)",
+             "met": big["pdf_bytes"] / 1e6 < GOALS["big_art_pdf"]}]
+
+
+def big_art_lines(big: dict) -> list[str]:
+    """The report's line on the large-art deck."""
+    if big.get("pdf_bytes") is None:
+        return []
+    px = big.get("image_max_px") or ["?", "?"]
+    return [f"Large art: {big['cards']} cards, {big['art_files']} PNGs of {big['px']} x {big['px']} px "
+            f"({big['art_bytes'] / 1e6:.0f} MB): cards PDF {big['pdf_bytes'] / 1e6:.2f} MB, peak memory "
+            f"{big['rss_mib']:.0f} MiB, {big.get('image_distinct')} image XObjects, the largest {px[0]} x {px[1]} px."]
+
+
+def only_big_art(args) -> int:
+    """``--only-big-art``: the large-art case alone, ``--runs`` times; prints its lines."""
+    pnp = pnp_command()
+    run_process(pnp + ["--help"], ROOT)  # warm-up, not measured: byte-compiles pnp
+    failed = False
+    for r in range(args.runs):
+        work = Path(tempfile.mkdtemp(prefix="pnp-bench-"))
+        try:
+            stage, big = run_big_art(args, pnp, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        sample = stage.samples[0]
+        failed = failed or sample.rc != 0
+        print(f"run {r + 1}: {sample.wall:.2f} s wall, {sample.cpu:.2f} s CPU, exit {sample.rc}")
+        for line in big_art_lines(big):
+            print(line)
+        for goal in big_art_goals(big):
+            print(f"- {goal['goal']}: {goal['measured']} ({'met' if goal['met'] else 'missed'})")
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -803,6 +951,9 @@ def markdown(res: dict) -> str:
     im = res["images"]
     lines += ["", f"Image reuse: {im.get('cards')} cards, {im.get('art_files')} PNGs used {im.get('uses')} times: "
               f"{im.get('image_distinct')} image XObjects, {im.get('image_placements')} placements."]
+    big = big_art_lines(res.get("big_art") or {})
+    if big:
+        lines += [""] + big
     lines += ["", f"Inside the {res['config']['cards']['deck_x10']}-card PDFs (decompressed content bytes: a sheet's "
               "page on average, and all the sheets of a side with the forms they use):",
               "", "| PDF | pages | front sheet page | back sheet page | fronts, forms included | backs, forms "
@@ -905,6 +1056,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=None, help="copies of the base deck in the large deck (10)")
     parser.add_argument("--sheet-cards", type=int, default=9, help="cards in the one-sheet deck (9)")
     parser.add_argument("--image-cards", type=int, default=None, help="cards in the image-reuse deck (27)")
+    parser.add_argument("--big-art-cards", type=int, default=None, help="cards in the large-art deck (9)")
+    parser.add_argument("--big-art-px", type=int, default=None,
+                        help="width and height of each large-art picture, px (4000; 800 with --quick)")
+    parser.add_argument("--only-big-art", action="store_true",
+                        help="run only the large-art deck (--runs times) and print its figures")
     parser.add_argument("--games", nargs="*", default=None,
                         help="games for the games/check stages (default every bundled game)")
     parser.add_argument("--json", type=Path, default=ROOT / "output" / "bench" / "results.json",
@@ -921,17 +1077,23 @@ def main(argv: list[str] | None = None) -> int:
         args.cards = args.cards or 18
         args.scale = args.scale or 3
         args.image_cards = args.image_cards or 9
+        args.big_art_cards = args.big_art_cards or 3
+        args.big_art_px = args.big_art_px or 800
         if args.games is None:
             args.games = [str(ROOT / "tests" / "fixtures" / "tiny")]
     args.runs = args.runs or 5
     args.cards = args.cards or 128
     args.scale = args.scale or 10
     args.image_cards = args.image_cards or 27
+    args.big_art_cards = args.big_art_cards or 9
+    args.big_art_px = args.big_art_px or 4000
     if args.runs < 1 or args.cards < 1 or args.scale < 2 or args.sheet_cards < 1 or args.sheet_cards >= args.cards:
         parser.error("need --runs >= 1, --scale >= 2 and 1 <= --sheet-cards < --cards")
     if args.profile:
         profile(args)
         return 0
+    if args.only_big_art:
+        return only_big_art(args)
     res = run_bench(args)
     md = markdown(res)
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = {"help", "check", "games", "games_nochange", "deck_sheet", "deck", "raw_deck", "deck_x10",
-          "raw_deck_x10", "images"}
+          "raw_deck_x10", "images", "big_art"}
 
 
 def test_quick_benchmark_writes_results(tmp_path):
@@ -36,7 +36,8 @@ def test_quick_benchmark_writes_results(tmp_path):
 def _check(proc, out: Path, work: Path | None) -> None:
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     res = json.loads(out.read_text(encoding="utf-8"))
-    assert {"date", "machine", "versions", "config", "stages", "ratios", "goals", "images", "deck_x10_pdf"} <= set(res)
+    assert {"date", "machine", "versions", "config", "stages", "ratios", "goals", "images", "big_art",
+            "deck_x10_pdf"} <= set(res)
     assert res["machine"]["nproc"] >= 1 and res["versions"]["python"]
     assert set(res["stages"]) == STAGES
     for name, stage in res["stages"].items():
@@ -68,3 +69,10 @@ def _check(proc, out: Path, work: Path | None) -> None:
     text = " ".join(ours.pages[-2].extract_text().split())
     assert "Argon 3" in text and "Neon 3" in text, text
     assert res["images"]["image_distinct"] == 2 and res["images"]["image_placements"] == 18
+    # The large-art deck at the quick size: 3 faces of 800 px in 40 mm boxes (508 dpi, embedded at
+    # 300 dpi: 473 px) and an 800 px back over the full bleed (213 dpi there: embedded as it is).
+    big = res["big_art"]
+    assert (big["cards"], big["px"], big["art_files"]) == (3, 800, 4)
+    assert big["image_distinct"] == 4 and big["image_max_px"] == [800, 800]
+    assert 0 < big["pdf_bytes"] < big["art_bytes"] and big["rss_mib"] > 0
+    assert sum("large art" in g["goal"] for g in res["goals"]) == 2

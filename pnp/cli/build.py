@@ -10,9 +10,9 @@ import typer
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
-                      GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper, PaperOpt,
-                      load_options, sheet_options)
-from .output import print_build, resolve_games, run_games, output_root
+                      GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
+                      PaperOpt, load_options, sheet_options)
+from .output import output_root, print_build, resolve_games, run_games
 
 
 def describe(name: str, result) -> str:
@@ -40,6 +40,7 @@ def build(
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
+    image_dpi: ImageDpiOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the build too (text that does not fit, missing glyphs, low-resolution art): exit 1, nothing written.")] = False,
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
@@ -53,9 +54,9 @@ def build(
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     if only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                                 manifest_targets=False, only=tuple(only))
+                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
     else:
-        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs)
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter), write=True):
         failed = print_build(report, strict, describe) or failed

@@ -16,7 +16,7 @@ from rich.markup import escape
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
-                      GameArg, GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
+                      GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
 
@@ -41,6 +41,7 @@ def check(
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
+    image_dpi: ImageDpiOpt = None,
 ) -> None:
     """Check games as pnp build would build them, without writing anything: the data against the
     manifest, the rulebook's totals and each game's rules, and every card, board, token and
@@ -52,7 +53,7 @@ def check(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()))
+    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False)

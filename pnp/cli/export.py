@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, MaxImagePixelsOpt, TargetOpt, load_options
+from .options import DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImagePixelsOpt, TargetOpt, load_options
 from .output import out, print_build, resolve_games, run_games, output_root
 
 
@@ -33,6 +33,7 @@ def export(
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
+    image_dpi: ImageDpiOpt = None,
 ) -> None:
     """Write print-shop files or Tabletop Simulator decks for each game and target (the targets
     the manifest lists when none is given). Each game is checked as pnp check -t TARGET checks
@@ -48,7 +49,7 @@ def export(
         return
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, jobs=jobs,
                              outputs=("export",), targets=tuple(target or ()), manifest_targets=not target,
-                             url_prefix=url_prefix)
+                             url_prefix=url_prefix, image_dpi=image_dpi)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False):

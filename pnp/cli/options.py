@@ -78,6 +78,11 @@ DelimiterOpt = Annotated[Optional[str], typer.Option(
     help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
 MaxImagePixelsOpt = Annotated[int, typer.Option(
     min=1, help="Refuse art with more pixels than this (a guard against decompression bombs).")]
+ImageDpiOpt = Annotated[Optional[int], typer.Option(
+    min=36, max=2400, metavar="DPI",
+    help="Resolution raster art is embedded at, px/in at its placed size; sharper art is downsampled "
+         "(default: 300 in print files, 150 in contact sheets and Tabletop Simulator decks, an export "
+         "profile's image_dpi).", show_default=False)]
 PaperOpt = Annotated[Paper, typer.Option(case_sensitive=False, help="Paper size of the sheets.")]
 FlipOpt = Annotated[Flip, typer.Option(
     case_sensitive=False, help="Duplex flip: long (backs mirror the columns) or short (backs mirror the rows, turned).")]

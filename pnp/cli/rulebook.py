@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, MaxImagePixelsOpt, OutputOpt, Paper, load_options
+from .options import DelimiterOpt, EncodingOpt, ImageDpiOpt, MaxImagePixelsOpt, OutputOpt, Paper, load_options
 from .output import out, print_build, resolve_games, run_games, output_root
 
 @app.command("rulebook")
@@ -32,6 +32,7 @@ def rulebook(
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
+    image_dpi: ImageDpiOpt = None,
 ) -> None:
     """Build each game's rulebook from rulebook.md.j2 in its templates folder into OUTPUT/<game>/.
     Each game is checked first, as pnp build checks it; nothing is written when an error is found."""
@@ -43,7 +44,7 @@ def rulebook(
                                  + ", ".join(f"{k} (pages {v})" for k, v in BOOKLET_PAGES.items()),
                                  param_hint="'--paper'")
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, outputs=("rulebook",),
-                             rulebook_paper=paper.value, booklet=booklet)
+                             rulebook_paper=paper.value, booklet=booklet, image_dpi=image_dpi)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False):

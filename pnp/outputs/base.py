@@ -21,7 +21,7 @@ from ..design.fonts import FONT_FILES, font_dir
 from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
 from ..model.game import Game
 from ..model.games import GameSource
-from ..render.art import DEFAULT_MAX_PIXELS
+from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
 
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 """The PDF Duplex viewer preference of each flip."""
@@ -55,8 +55,11 @@ class BuildSettings:
     """Everything a build (or its dry run, ``pnp check``) is asked for besides the games.
 
     ``sheet``: the sheet options; ``max_image_pixels``: the largest art accepted (None lifts the
-    guard); ``force``: rebuild every part and write even when errors are found; ``strict``:
-    warnings fail the build too; ``jobs``: processes side by side (None: up to 2).
+    guard); ``image_dpi``: the resolution raster art is embedded at, px/in at its placed size,
+    in every file (None: each file's own, :meth:`print_dpi`, :meth:`screen_dpi` and each
+    export profile's ``image_dpi``); ``force``: rebuild every part and write even when errors
+    are found; ``strict``: warnings fail the build too; ``jobs``: processes side by side (None:
+    up to 2).
     Which parts: ``outputs`` names outputs of the registry (None: all); ``targets`` are export
     targets made besides the manifest's ``[targets]`` (``manifest_targets`` False: only
     ``targets``); ``rulebook_paper`` and ``booklet`` how the rulebook is laid out (None: A4
@@ -77,6 +80,23 @@ class BuildSettings:
     booklet: bool = False
     url_prefix: str | None = None
     only: tuple[str, ...] = ()
+    image_dpi: int | None = None
+
+    def print_dpi(self) -> int:
+        """The resolution art is embedded at in print files (card sheets, boards, tokens, the
+        rulebook): ``image_dpi``, else PRINT_DPI (300)."""
+        return self.image_dpi or PRINT_DPI
+
+    def screen_dpi(self) -> int:
+        """The resolution art is embedded at in files read on a screen (contact sheets):
+        ``image_dpi``, else SCREEN_DPI (150)."""
+        return self.image_dpi or SCREEN_DPI
+
+
+def dpi_option(dpi: int | None, default: int) -> tuple:
+    """What an embedding resolution adds to a stage's options: nothing at ``default``, so the
+    records of earlier builds made at the default stay fresh."""
+    return () if dpi == default else (("image_dpi", dpi),)
 
 
 @dataclass

@@ -33,10 +33,10 @@ from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.pieces import BoardPiece, Piece, board_pieces, die_nets, token_pieces
-from ..render.art import DEFAULT_MAX_PIXELS
+from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
-from .base import BuildResult, OutputJob, SheetOptions, Stage, write_result
+from .base import BuildResult, OutputJob, SheetOptions, Stage, dpi_option, write_result
 from .tokens import render_tokens_pdf
 
 MARK_LINE = 0.4
@@ -238,12 +238,14 @@ def _assembly_page(c, name: str, plan: BoardPlan, bp: BoardPiece) -> None:
 
 
 def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[BoardPiece], opts: SheetOptions,
-                      overlap: float = DEFAULT_OVERLAP) -> int:
+                      overlap: float = DEFAULT_OVERLAP, image_dpi: int | None = PRINT_DPI) -> int:
     """Write the boards PDF to ``target``: a cover page, then each board (an assembly map and
-    its tiles when tiled). Returns the number of sheets written, cover included."""
+    its tiles when tiled). Returns the number of sheets written, cover included. Raster art is
+    embedded at ``image_dpi`` px/in at its placed size (print: 300)."""
     paper = opts.paper_size()
     plans = [plan_board(bp.size, paper, margin=opts.margin, bleed=opts.bleed, overlap=overlap) for bp in pieces]
-    c = new_canvas(target, paper, f"{game.title} - boards", f"Print-and-play boards for {game.title}")
+    c = new_canvas(target, paper, f"{game.title} - boards", f"Print-and-play boards for {game.title}",
+                   image_dpi=image_dpi)
     contents = []
     page = 2
     for bp, plan in zip(pieces, plans):
@@ -285,13 +287,15 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 
 
 def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
-                  overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+                  overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
+                  image_dpi: int | None = PRINT_DPI) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
     The game's templates folder (``source``) holds ``boards.toml`` (and ``layouts.toml``, whose
     icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles. Art over
-    ``max_image_pixels`` pixels is refused (None lifts the limit). A file is made only when the
+    ``max_image_pixels`` pixels is refused (None lifts the limit); art is embedded at
+    ``image_dpi`` px/in at its placed size. A file is made only when the
     game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
     front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
     are findings naming it; raises BuildError or LayoutError (rule ``layout.file``: a missing
@@ -317,11 +321,11 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                         facts=game_facts(game))
     if pieces:
         buf = io.BytesIO()
-        result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap)
+        result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
         result.outputs.append((out_dir / f"{game.id}-boards.pdf", buf.getvalue()))
     if tokens or nets:
         buf = io.BytesIO()
-        sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts)
+        sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts, image_dpi)
         result.sheets += sheets
         result.cards += count
         result.outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
@@ -362,9 +366,10 @@ def _undefined_layouts(game: Game, layouts: LayoutSet, pieces: list[BoardPiece],
 
 
 def build_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
-                 overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+                 overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
+                 image_dpi: int | None = PRINT_DPI) -> BuildResult:
     """Render the boards and tokens (:func:`render_boards`) and write them, whatever was found."""
-    return write_result(render_boards(game, source, out_dir, opts, overlap, max_image_pixels))
+    return write_result(render_boards(game, source, out_dir, opts, overlap, max_image_pixels, image_dpi))
 
 
 class BoardsOutput:
@@ -376,9 +381,12 @@ class BoardsOutput:
     def stages(self, job: OutputJob) -> list[Stage]:
         templates = [p for p in job.template_files() if not p.name.endswith(".j2")]
 
+        settings = job.settings
+        dpi = settings.print_dpi()
+
         def render(dry: bool) -> BuildResult:
-            return render_boards(job.game, job.source, job.out_dir, job.settings.sheet,
-                                 max_image_pixels=job.settings.max_image_pixels)
+            return render_boards(job.game, job.source, job.out_dir, settings.sheet,
+                                 max_image_pixels=settings.max_image_pixels, image_dpi=dpi)
 
         return [Stage("boards", job.data_files() + templates + job.font_files(), render,
-                      (job.settings.sheet, job.settings.max_image_pixels))]
+                      (settings.sheet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI))]

@@ -24,11 +24,11 @@ from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
-from ..render.art import DEFAULT_MAX_PIXELS
+from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
 from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
-from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, write_result
+from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, write_result
 
 CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
 """Where the registration crosses sit on the calibration pages, as fractions of the sheet."""
@@ -117,14 +117,15 @@ def _best_fold(paper: Size, card: Size, opts: SheetOptions) -> tuple[FoldGrid, S
 
 
 def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardInstance],
-                     opts: SheetOptions, notes: list[Finding] | None = None) -> int:
+                     opts: SheetOptions, notes: list[Finding] | None = None, image_dpi: int | None = PRINT_DPI) -> int:
     """Write the card sheets PDF to ``target`` (a path or binary file). Returns the number of
     sheets of cards (a duplex front and back count as one sheet). Where the paper leaves less
-    room than asked for bleed or crop marks, an info finding is added to ``notes``."""
+    room than asked for bleed or crop marks, an info finding is added to ``notes``. Raster art
+    is embedded at ``image_dpi`` px/in at its placed size (print: 300)."""
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
-                DUPLEX_NAMES[opts.flip] if duplex else "Simplex")
+                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi)
     draw_calibration(c, paper, game, opts, duplex)
     turn_backs = opts.gutter_fold or opts.flip == "short"
     renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
@@ -272,9 +273,11 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
     stroke_segments(c, fold.crop_marks(len(chunk)))
 
 
-def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100) -> bytes:
+def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100,
+                      image_dpi: int | None = SCREEN_DPI) -> bytes:
     """A PNG of every distinct face of one deck in a grid, each captioned with its id and copy
-    count, the deck backs last. ``dpi`` is the raster resolution (100: card text stays legible)."""
+    count, the deck backs last. ``dpi`` is the raster resolution (100: card text stays legible);
+    art is drawn from versions at ``image_dpi`` (a screen's 150 by default)."""
     faces: list[Piece] = []
     copies: dict[str, int] = {}
     for card in cards:
@@ -295,7 +298,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
     w = cols * (size.width + pad) + pad
     h = rows * (size.height + pad + caption) + pad + head
     buf = io.BytesIO()
-    c = new_canvas(buf, Size(w, h), scratch=True)
+    c = new_canvas(buf, Size(w, h), scratch=True, image_dpi=image_dpi)
     c.setFillColorRGB(0.93, 0.93, 0.93)
     c.rect(0, 0, w, h, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
@@ -337,16 +340,19 @@ def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -
 
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
-                 only: tuple[str, ...] = ()) -> BuildResult:
+                 only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
+                 contact_dpi: int | None = SCREEN_DPI) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
 
     Cards whose face or back layout the layouts file does not define are left out, each an
     error finding at its cell; problems drawing a card are findings naming it (the box is left
-    out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit). With ``only``
-    (:func:`select_cards`), just those cards go on ``<game>-cards-only.pdf``, with no contact
-    sheets. Raises BuildError when the cards fit no sheet.
+    out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit); art is
+    embedded at ``image_dpi`` in the sheets and ``contact_dpi`` in the contact sheets (px/in
+    at its placed size). With ``only`` (:func:`select_cards`), just those cards go on
+    ``<game>-cards-only.pdf``, with no contact sheets. Raises BuildError when the cards fit no
+    sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
                         facts=game_facts(game))
@@ -359,24 +365,24 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
         result.findings = findings
         return result
     buf = io.BytesIO()
-    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings)
+    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi)
     name = f"{game.id}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
         for comp in game:
             deck_cards = [card for card in cards if card.deck == comp.id]
             if deck_cards:
-                png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}")
+                png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}", image_dpi=contact_dpi)
                 result.outputs.append((out_dir / "contact" / f"{comp.id}.png", png))
     result.findings = merge(findings + renderer.findings)
     return result
 
 
 def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
-                max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+                max_image_pixels: int | None = DEFAULT_MAX_PIXELS, image_dpi: int | None = PRINT_DPI) -> BuildResult:
     """Render the cards (:func:`render_cards`) and write them, whatever was found: the result's
     findings say what is wrong. ``pnp build`` decides from the findings whether to write."""
-    return write_result(render_cards(game, layouts, out_dir, opts, max_image_pixels))
+    return write_result(render_cards(game, layouts, out_dir, opts, max_image_pixels, image_dpi=image_dpi))
 
 
 class CardsOutput:
@@ -385,11 +391,15 @@ class CardsOutput:
     name = "cards"
 
     def stages(self, job: OutputJob) -> list[Stage]:
+        settings = job.settings
+
         def render(dry: bool) -> BuildResult:
-            return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, job.settings.sheet,
-                                max_image_pixels=job.settings.max_image_pixels, dry=dry, only=job.settings.only)
+            return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, settings.sheet,
+                                max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
+                                image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi())
 
         # a quick sheet of some cards has a record of its own: the full build's stays valid
-        return [Stage("cards-only" if job.settings.only else "cards",
+        return [Stage("cards-only" if settings.only else "cards",
                       job.data_files() + job.card_template_files() + job.font_files(), render,
-                      (job.settings.sheet, job.settings.max_image_pixels) + ((job.settings.only,) if job.settings.only else ()))]
+                      (settings.sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
+                      + ((settings.only,) if settings.only else ()))]

@@ -19,6 +19,7 @@ from ..core.units import to_mm
 from ..geometry.packing import SQRT3, back_position, hexagon_points, pack
 from ..model.game import Game
 from ..model.pieces import Piece, TokenPiece
+from ..render.art import PRINT_DPI
 from ..render.canvas import CUT_GRAY, CUT_WIDTH, FOLD_GRAY, draw_cover, new_canvas, text
 from ..render.renderer import Renderer
 from .base import DUPLEX_NAMES, SheetOptions
@@ -102,9 +103,10 @@ def draw_standee(c, renderer: Renderer, tp: TokenPiece, cx: float, cy: float, bl
 
 
 def render_tokens_pdf(target, game: Game, renderer: Renderer, pieces: list[TokenPiece], nets: list,
-                      opts: SheetOptions) -> tuple[int, int]:
+                      opts: SheetOptions, image_dpi: int | None = PRINT_DPI) -> tuple[int, int]:
     """Write the tokens PDF: a cover page, token sheets (each double-sided sheet followed by its
-    back sheet, or folded with gutter fold), then die nets. Returns (sheets, pieces drawn)."""
+    back sheet, or folded with gutter fold), then die nets. Returns (sheets, pieces drawn).
+    Raster art is embedded at ``image_dpi`` px/in at its placed size (print: 300)."""
     paper = opts.paper_size()
     names = {comp.id: comp.name for comp in game}
     try:
@@ -115,7 +117,7 @@ def render_tokens_pdf(target, game: Game, renderer: Renderer, pieces: list[Token
         raise BuildError(exc.message, location=exc.location or where, hint=exc.hint, rule=exc.rule) from None
     duplex = any(s.double for s in sheets) and not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - tokens", f"Print-and-play tokens for {game.title}",
-                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex")
+                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi)
     contents = []
     by_comp: dict[str, list[TokenPiece]] = {}
     for tp in pieces:

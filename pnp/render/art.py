@@ -4,12 +4,17 @@ Rasters are normalised for print: EXIF orientation applied, palette and grey-wit
 turned into RGBA (transparency kept), 16-bit images reduced to 8 bits, CMYK JPEGs converted to
 RGB. Images larger than a pixel limit are refused before they are decoded (Pillow's
 decompression-bomb guard) with an error that gives the pixel count and the override.
+
+A raster is embedded at the resolution its file needs, not at its own: :class:`RasterArt`
+keeps the picture's pixel size (the low-resolution preflight reads it) and makes versions
+downsampled with a Lanczos filter to the pixel size :func:`embed_pixels` asks for at a placed
+size and a target resolution (300 dpi for print, 150 dpi for files read on a screen).
 """
 
 from __future__ import annotations
 
 import logging
-import warnings
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +24,17 @@ from .svg import SvgFonts
 DEFAULT_MAX_PIXELS = 89_478_485
 """Pillow's own default limit (about 0.25 GB of 24-bit pixels)."""
 PRINT_DPI = 300
-"""The resolution print art needs at its placed size (print-specs.md §2); below it is a finding."""
+"""The resolution print art needs at its placed size (print-specs.md §2: The Game Crafter,
+DriveThruCards, MB Print and MeinSpiel all ask for 300 dpi); below it is a finding, and print
+files embed art at it by default."""
+SCREEN_DPI = 150
+"""The resolution art is embedded at in files read on a screen (Tabletop Simulator deck sheets,
+contact sheets): half the print norm, our convention; a Tabletop Simulator poker card is about
+160 px/in at its largest sheet."""
+DOWNSAMPLE_MARGIN = 1.5
+"""Art is downsampled only when its resolution at its placed size is more than this many times
+the target (450 dpi for print): a picture a little over the target is embedded as it is, so
+filtering never costs detail for a few bytes."""
 
 
 def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
@@ -27,45 +42,37 @@ def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXEL
 
     Raises BuildError naming the file (``rel``, as the game folder names it) for a file Pillow
     cannot read, and for one over ``max_pixels`` pixels (None lifts the limit); whoever draws
-    it adds the piece and place.
+    it adds the piece and place. The limit is checked on the size the file declares, before
+    any pixel is decoded, and it is the only limit: Pillow's own decompression-bomb guard is
+    off while pnp reads art, so a file far over the limit is refused with the same message
+    (its pixel count, the limit in force and the option) as one just over it.
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as probe:
-                width, height = probe.size
-    except Image.DecompressionBombError:
-        raise BuildError(f"{rel!r} is too large to open safely",
-                         hint="scale the art down, or pass a larger --max-image-pixels",
-                         rule="layout.art-unreadable") from None
-    except UnidentifiedImageError:
-        raise BuildError(f"{rel!r} is not an image Pillow can read",
-                         hint="save the art as PNG, JPEG or SVG",
-                         rule="layout.art-unreadable") from None
-    except OSError as exc:
-        raise BuildError(f"{rel!r} cannot be read: {exc}",
-                         rule="layout.art-unreadable") from None
-    if max_pixels is not None and width * height > max_pixels:
-        raise BuildError(
-            f"{rel!r} is {width} x {height} = {width * height:,} pixels, more than the "
-            f"limit of {max_pixels:,}",
-            hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
-            f"--max-image-pixels {width * height} if you trust the file",
-            rule="layout.art-unreadable")
     old = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            with Image.open(path) as probe:
+                width, height = probe.size
+        except UnidentifiedImageError:
+            raise BuildError(f"{rel!r} is not an image Pillow can read",
+                             hint="save the art as PNG, JPEG or SVG",
+                             rule="layout.art-unreadable") from None
+        except OSError as exc:
+            raise BuildError(f"{rel!r} cannot be read: {exc}",
+                             rule="layout.art-unreadable") from None
+        if max_pixels is not None and width * height > max_pixels:
+            raise too_many_pixels(rel, width, height, max_pixels)
+        try:
             with Image.open(path) as opened:
-                image = ImageOps.exif_transpose(opened)
-                image.load()
-    except OSError as exc:
-        raise BuildError(f"{rel!r} cannot be decoded: {exc}",
-                         hint="the file may be truncated; export it again",
-                         rule="layout.art-unreadable") from None
+                opened.load()
+                ImageOps.exif_transpose(opened, in_place=True)  # no copy of the pixels when upright
+                image = opened
+        except (OSError, ValueError, MemoryError) as exc:
+            raise BuildError(f"{rel!r} cannot be decoded: {exc}",
+                             hint="the file may be truncated; export it again",
+                             rule="layout.art-unreadable") from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
     try:
@@ -74,6 +81,103 @@ def load_raster(path: Path, rel: str, max_pixels: int | None = DEFAULT_MAX_PIXEL
         raise BuildError(f"{rel!r} uses the {image.mode} colour mode, which pnp does not convert",
                          hint="save the art as an 8-bit RGB or RGBA PNG, or a JPEG",
                          rule="layout.art-unreadable") from None
+
+
+def too_many_pixels(rel: str, width: int, height: int, limit: int) -> BuildError:
+    """The ``layout.art-unreadable`` error of art ``rel`` (``width`` x ``height`` px) over the
+    pixel limit in force (``--max-image-pixels``, by default Pillow's 89,478,485); the hint
+    names the option and the value that would let this file in."""
+    return BuildError(
+        f"{rel!r} is {width} x {height} = {width * height:,} pixels, more than the limit of {limit:,}",
+        hint="scale the art down (a poker card at 300 dpi needs about 825 x 1125 px), or pass "
+        f"--max-image-pixels {width * height} if you trust the file",
+        rule="layout.art-unreadable")
+
+
+def embed_pixels(px: tuple[int, int], placed: tuple[float, float], dpi: float | None) -> tuple[int, int]:
+    """The pixel size to embed a picture of ``px`` (width, height) pixels at, placed
+    ``placed`` (width, height) pt, for a file that needs ``dpi`` (None: as it is).
+
+    The picture as it is, unless its resolution at that size is more than
+    :data:`DOWNSAMPLE_MARGIN` times ``dpi`` on both axes; then the size that gives exactly
+    ``dpi`` there (rounded up to whole pixels, aspect kept). Never more pixels than ``px``.
+    """
+    width, height = px
+    if dpi is None or placed[0] <= 0 or placed[1] <= 0:
+        return px
+    scale = max(placed[0] / 72 * dpi / width, placed[1] / 72 * dpi / height)
+    if scale * DOWNSAMPLE_MARGIN >= 1:
+        return px
+    return (min(width, max(1, math.ceil(width * scale - 1e-6))), min(height, max(1, math.ceil(height * scale - 1e-6))))
+
+
+DECODED_BUDGET = 32 * 2**20
+"""Bytes of decoded pictures kept for making further versions (a 2800 x 2800 px RGB picture, as
+Pillow holds it at 4 bytes a pixel); past it the least recently used is dropped, and decoded
+again if another size of it is asked for. A larger picture is never kept: its versions are."""
+
+
+class RasterArt:
+    """A raster read once (:func:`load_raster`) and embedded at the sizes files need.
+
+    ``size`` is the picture's own pixel size (EXIF orientation applied), the figure the
+    low-resolution preflight judges; ``mode`` its mode after normalising (RGB, RGBA or L);
+    ``dpi`` the resolution the file states, if any; ``name`` how messages name it.
+    :meth:`version` makes (and keeps) each pixel size asked for. The decoded picture itself is
+    kept only while the pictures decoded last fit :data:`DECODED_BUDGET` (one larger than that
+    only until its first version is made), so a build holding many large pictures holds their
+    downsampled versions, not their pixels. Raises BuildError as load_raster does.
+    """
+
+    _recent: list[RasterArt] = []
+    """Pictures whose decoded pixels are kept, least recently used first."""
+
+    def __init__(self, path: Path, name: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
+        image = load_raster(path, name, max_pixels)
+        self.path, self.name, self.max_pixels = path, name, max_pixels
+        self.size: tuple[int, int] = image.size
+        self.mode: str = image.mode
+        self.dpi = image.info.get("dpi")
+        self._decoded = None
+        self._versions: dict[tuple[int, int], object] = {}
+        self._keep(image)
+
+    def version(self, px: tuple[int, int]):
+        """The picture at ``px`` pixels (a Pillow image): itself at its own size, else
+        downsampled with a Lanczos filter (deterministic: same file, same pixels). Alpha is
+        resampled premultiplied, so transparent edges gain no dark fringe."""
+        found = self._versions.get(px)
+        if found is not None:
+            return found
+        from PIL import Image
+
+        image = self._decoded if self._decoded is not None else load_raster(self.path, self.name, self.max_pixels)
+        self._keep(image)
+        made = image if px == self.size else image.resize(px, Image.Resampling.LANCZOS)
+        self._versions[px] = made
+        if _bytes(image) > DECODED_BUDGET:  # too large to keep: its versions are kept instead
+            RasterArt._recent.remove(self)
+            self._decoded = None
+        return made
+
+    def _keep(self, image) -> None:
+        """Hold the decoded ``image`` as the most recently used (until a version is made, if
+        it is over the budget itself); drop the oldest others' past the budget."""
+        recent = RasterArt._recent
+        if self in recent:
+            recent.remove(self)
+        self._decoded = image
+        recent.append(self)
+        held = sum(_bytes(art._decoded) for art in recent)
+        while len(recent) > 1 and held > DECODED_BUDGET:
+            oldest = recent.pop(0)
+            held -= _bytes(oldest._decoded)
+            oldest._decoded = None
+
+
+def _bytes(image) -> int:
+    """Bytes Pillow holds for a decoded image: 4 a pixel for RGB, RGBA and CMYK, 1 for L."""
+    return image.width * image.height * (1 if len(image.getbands()) == 1 else 4)
 
 
 def normalise(image):

@@ -7,9 +7,10 @@ from __future__ import annotations
 from .. import __version__
 from ..core.units import MM, Size
 from ..geometry.impose import MARK_WIDTH
+from .art import PRINT_DPI
 from .color import PrintCanvas
+from .embed import ArtCanvas
 from .fonts import register
-from .pdfcanvas import Canvas
 
 CUT_GRAY = 0.5
 """Grey level of cut guides (a thin line on a token's or die net's trim outline)."""
@@ -47,11 +48,13 @@ def pdf_date() -> str:
 
 
 def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: str | None = "Simplex", *,
-               converter=None, scratch: bool = False):
+               converter=None, scratch: bool = False, image_dpi: int | None = PRINT_DPI):
     """A reportlab canvas of ``page`` size (pt) writing to ``target`` (a path or binary file),
     set up as every pnp PDF is: invariant (same input, same bytes: the :func:`pdf_date` and a
     document ID reportlab derives from it and the metadata), compressed, an embedded font from
-    the first page on, and title, subject and creator metadata.
+    the first page on, and title, subject and creator metadata. It is an
+    :class:`~pnp.render.embed.ArtCanvas`: raster art is embedded once, downsampled to
+    ``image_dpi`` (px/in at its placed size; None keeps every picture as it is).
 
     ``duplex``: the Duplex viewer preference of a home-printed file (with PrintScaling None:
     :func:`viewer_preferences`, print-specs.md §8 checks 8 and 16); None for a print-shop file,
@@ -62,13 +65,13 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
     """
     size = (page.width, page.height)
     if scratch:
-        return Canvas(target, pagesize=size, invariant=1, initialFontName=register("sans"))
+        return ArtCanvas(target, pagesize=size, invariant=1, initialFontName=register("sans"), image_dpi=image_dpi)
     kwargs = dict(pagesize=size, invariant=1, pageCompression=1, initialFontName=register("sans"),
-                  initialFontSize=9)
+                  initialFontSize=9, image_dpi=image_dpi)
     if converter is not None:
         c = PrintCanvas(target, converter, **kwargs)
     else:
-        c = Canvas(target, **kwargs)
+        c = ArtCanvas(target, **kwargs)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator(f"pnp {__version__}")

@@ -39,6 +39,7 @@ from reportlab.lib.utils import ImageReader
 from ..core.errors import BuildError, Location
 from ..core.findings import Finding
 from .pdfcanvas import Canvas
+from .embed import ArtCanvas
 
 _HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 NEAR_BLACK = 1.0 - 2.5 / 255
@@ -219,24 +220,36 @@ class InkConverter:
 
     def image(self, image, name: str | None):
         """Raster art (a Pillow image) as CMYK within the ink limit, plus its alpha channel or
-        None. Converting RGB art adds a finding; with ``art = "reject"`` it raises BuildError."""
+        None: :meth:`check_art` then :meth:`cmyk_image`."""
+        self.check_art(image.mode, name)
+        return self.cmyk_image(image)
+
+    def check_art(self, mode: str, name: str | None) -> None:
+        """What art of colour mode ``mode`` (named ``name``; a picture inside vector art, an
+        SVG's ``<image>``, is named by that art) means for this profile, said for the piece
+        being drawn: RGB art adds a finding (it is converted), or with ``art = "reject"`` raises
+        BuildError."""
         where = None
         if name:
             label = repr(name)
-        elif self.art is not None:  # a picture inside vector art (an SVG's <image>)
+        elif self.art is not None:
             label, where = f"the picture inside {self.art[0]}", self.art[1]
         else:
             label = "raster art"
-        cached = self._images.get(id(image))
-        if image.mode != "CMYK" and self.settings.art == "reject":
-            raise BuildError(f"{label} is {image.mode} (RGB) art; the {self.profile} profile "
+        if mode != "CMYK" and self.settings.art == "reject":
+            raise BuildError(f"{label} is {mode} (RGB) art; the {self.profile} profile "
                              "takes CMYK art only",
                              hint='save the art as a CMYK JPEG or TIFF, or set art = "convert" in the profile',
                              location=where if isinstance(where, Location) else None, rule="export.color")
-        if image.mode != "CMYK":
-            self._note(f"rgb-image:{name or label}", f"{label} is {image.mode} art; it was converted to CMYK "
+        if mode != "CMYK":
+            self._note(f"rgb-image:{name or label}", f"{label} is {mode} art; it was converted to CMYK "
                                                      f"(total ink at most {self.settings.ink_limit * 100:.0f} %)",
                        per_piece=where is not None, where=where)
+
+    def cmyk_image(self, image):
+        """The Pillow ``image`` converted to CMYK within the ink limit (:func:`image_to_cmyk`),
+        and its alpha channel or None; each image is converted once."""
+        cached = self._images.get(id(image))
         if cached is not None and cached[0] is image:
             return cached[1], cached[2]
         converted, alpha = image_to_cmyk(image, self.settings.ink_limit)
@@ -284,19 +297,27 @@ def _path_bbox(code: str) -> tuple[float, float] | None:
     return max(xs) - min(xs), max(ys) - min(ys)
 
 
-class PrintCanvas(Canvas):
+class PrintCanvas(ArtCanvas):
     """A reportlab canvas for CMYK print files.
 
     Every colour passes through the converter's ``enforce`` (so no RGB operator is ever
     written), greys set with ``setFillGray`` become K, large :class:`BlackFill` shapes become
     rich black, the colour stops of gradients are converted before the shading is made (a
     DeviceCMYK shading), and raster art, placed or inline (an SVG's ``<image>``), is converted
-    to DeviceCMYK before it is embedded.
+    to DeviceCMYK before it is embedded: its colour mode is judged where it is placed (the
+    finding names that piece), the pixels are converted in the version embedded
+    (:class:`~pnp.render.embed.ArtCanvas`).
     """
 
     def __init__(self, target, converter: InkConverter, **kwargs):
         self.converter = converter
         super().__init__(target, enforceColorSpace=converter.enforce, **kwargs)
+
+    def art_placed(self, art) -> None:
+        self.converter.check_art(art.mode, art.name)
+
+    def image_pixels(self, image):
+        return self.converter.cmyk_image(image)
 
     # greys: reportlab writes DeviceGray 'g'/'G' for these; print CMYK K instead
     def setFillGray(self, gray, alpha=None):

@@ -63,7 +63,7 @@ class Renderer:
         self.min_text_size = min_text_size
         self.findings: list[Finding] = []
         self.images: dict[Path, Any] = {}
-        """Art read so far, by resolved path: an ImageReader for a raster, an SvgArt for an SVG."""
+        """Art read so far, by resolved path: a RasterArt for a raster, an SvgArt for an SVG."""
         self.seen: set[tuple[str, str, str]] = set()
         """(piece, place, kind) of findings already reported: each is said once per card."""
         self.repeat_depth = 0
@@ -79,17 +79,6 @@ class Renderer:
         if key not in self.seen:
             self.seen.add(key)
             self.findings.append(finding)
-
-    def art_name(self, reader: Any) -> str | None:
-        """The game-folder path of the art ``reader`` was read from (None if it is not art this
-        renderer read)."""
-        for path, held in self.images.items():
-            if held is reader:
-                try:
-                    return str(Path(path).relative_to(self.game_dir.resolve()))
-                except ValueError:
-                    return Path(path).name
-        return None
 
     def text_width(self, font: str, text: str) -> float:
         """Width of ``text`` in font ``font`` at 1 pt (cached)."""

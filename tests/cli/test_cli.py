@@ -189,7 +189,7 @@ def test_every_command_reads_tables_with_the_encoding_given(command, tmp_path):
 
 
 def _game_with_art(tmp_path, px: int):
-    """The tiny game whose action cards show a px x px PNG, and a board drawing it too."""
+    """The tiny game whose action cards show a px x px PNG, and whose rulebook shows it too."""
     import shutil
 
     from PIL import Image
@@ -204,17 +204,72 @@ def _game_with_art(tmp_path, px: int):
     layouts.write_text(layouts.read_text(encoding="utf-8") + '\n[layouts.action.boxes.art]\ntype = "image"\n'
                        'image = "art/big.png"\nx = "5mm"\ny = "5mm"\nwidth = "20mm"\nheight = "20mm"\n',
                        encoding="utf-8")
+    (game / "templates" / "rulebook.md.j2").write_text("# Rules\n\n![art](art/big.png \"20mm\")\n", encoding="utf-8")
     return game
 
 
-@pytest.mark.parametrize("command", [["check"], ["build", "--no-contact-sheets"], ["export", "-t", "tgc"]])
+@pytest.mark.parametrize("command", [["check"], ["build", "--no-contact-sheets"], ["rulebook"], ["export", "-t", "tgc"],
+                                     ["export", "-t", "tts"], ["check", "-t", "dtc"]])
 def test_every_command_that_draws_honours_max_image_pixels(command, tmp_path):
     game = _game_with_art(tmp_path, 400)
     out = ["-o", str(tmp_path / "out")] if command[0] != "check" else []
     assert pnp(*command, str(game), *out).returncode == 0
     result = pnp(*command, str(game), *out, "--max-image-pixels", "10000")
     said = result.stdout + result.stderr
-    assert result.returncode != 0 and "400 x 400 = 160,000 pixels, more than the limit of 10,000" in said, said
+    assert result.returncode == 1 and "400 x 400 = 160,000 pixels, more than the limit of 10,000" in said, said
+    assert "--max-image-pixels 160000" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize("command, pdf", [(["build", "--no-contact-sheets"], "tiny-cards.pdf"),
+                                          (["rulebook"], "tiny-rulebook.pdf"),
+                                          (["export", "-t", "dtc"], "export/dtc/tiny-cards.pdf")])
+def test_image_dpi_sets_the_resolution_art_is_embedded_at(command, pdf, tmp_path):
+    import pikepdf
+
+    game = _game_with_art(tmp_path, 2000)  # 2540 dpi in its 20 mm box
+
+    def widths() -> set[int]:
+        with pikepdf.open(tmp_path / "out" / "tiny" / pdf) as doc:
+            return {int(o.Width) for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"}
+
+    out = ["-o", str(tmp_path / "out")]
+    assert pnp(*command, str(game), *out, "--image-dpi", "150").returncode == 0
+    assert widths() == {119}  # 20 mm at 150 dpi
+    again = pnp(*command, str(game), *out)  # the default again: made anew, not kept from the 150 dpi run
+    assert again.returncode == 0 and "kept" not in again.stdout, again.stdout
+    assert widths() == {237}  # 20 mm at 300 dpi
+
+
+def _declared_png(path, width: int, height: int) -> None:
+    """A PNG of a few bytes that declares ``width`` x ``height`` pixels (and holds almost none):
+    what a decompression bomb looks like to whoever opens it."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("command", [["check"], ["rulebook"], ["build", "--no-contact-sheets"]])
+def test_a_200_megapixel_picture_is_a_finding_not_a_traceback(command, tmp_path):
+    from PIL import Image
+
+    game = _game_with_art(tmp_path, 10)
+    _declared_png(game / "art" / "big.png", 20000, 10000)
+    with pytest.raises(Image.DecompressionBombError):  # what Pillow itself says about the file
+        Image.open(game / "art" / "big.png")
+    out = ["-o", str(tmp_path / "out")] if command[0] != "check" else []
+    result = pnp(*command, str(game), *out)
+    said = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in said, said
+    assert "layout.art-unreadable" in said and "--max-image-pixels 200000000" in said
+    assert "'art/big.png' is 20000 x 10000 = 200,000,000 pixels, more than the limit of 89,478,485" in said
+    if command[0] != "build":  # the rulebook picture, at its line of the template
+        assert "templates/rulebook.md.j2\n    3  error  layout.art-unreadable" in said, said
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.slow

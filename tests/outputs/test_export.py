@@ -88,6 +88,16 @@ def operators(pdf_path: Path, wanted: str = COLOUR_OPS):
     return out
 
 
+def image_xobjects(resources):
+    """Every image XObject drawn through ``resources``, inside form XObjects too (each picture
+    is one form holding its image)."""
+    for _, x in resources.get("/XObject", {}).items():
+        if x.get("/Subtype") == "/Image":
+            yield x
+        elif x.get("/Subtype") == "/Form" and "/Resources" in x:
+            yield from image_xobjects(x.Resources)
+
+
 def cmyk_ops(pdf_path: Path) -> list[tuple[float, float, float, float]]:
     return [tuple(operands) for _, op, operands in operators(pdf_path, "k K") if op in ("k", "K")]
 
@@ -393,8 +403,7 @@ def test_rgb_art_is_converted_to_cmyk_with_a_finding(tmp_path):
     ops = [op for _, op, _ in operators(pdf_path)]
     assert ops and set(ops) <= {"k", "K"}
     with pikepdf.open(pdf_path) as pdf:
-        images = [x for p in pdf.pages for _, x in p.Resources.get("/XObject", {}).items()
-                  if x.get("/Subtype") == "/Image"]
+        images = [x for p in pdf.pages for x in image_xobjects(p.Resources)]
         assert images
         for image in images:
             assert image.ColorSpace == "/DeviceCMYK"

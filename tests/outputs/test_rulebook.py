@@ -527,6 +527,87 @@ def test_a_16_bit_png_is_placed(tmp_path):
     assert 145 <= centre <= 165  # 40000 / 65535 of white, not black or noise
 
 
+def _page_pixels(pdf_path, index: int = 0, dpi: int = 300):
+    """Page ``index`` rendered at ``dpi`` by pdfium, as an RGB Pillow image."""
+    import pypdfium2 as pdfium
+
+    return pdfium.PdfDocument(str(pdf_path))[index].render(scale=dpi / 72).to_pil().convert("RGB")
+
+
+def _images(pdf_path) -> list:
+    """Every image XObject of the file that is not a soft mask, with pikepdf (in forms too)."""
+    with pikepdf.open(pdf_path) as pdf:
+        streams = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        masks = {o.SMask.objgen for o in streams if "/SMask" in o}
+        return [{"w": int(o.Width), "h": int(o.Height), "bits": int(o.BitsPerComponent),
+                 "space": str(o.ColorSpace), "smask": "/SMask" in o} for o in streams if o.objgen not in masks]
+
+
+def test_a_rotated_photo_is_drawn_upright_and_embedded_upright(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![photo](photo.jpg \"20mm\")\n")
+    stored = Image.new("RGB", (1600, 800), (200, 30, 30))  # as the camera stored it: red left, blue right
+    stored.paste((30, 60, 200), (800, 0, 1600, 800))
+    exif = stored.getexif()
+    exif[0x0112] = 6  # the camera was turned: shown rotated 90° clockwise, the red half on top
+    stored.save(tdir / "photo.jpg", exif=exif, quality=95)
+    result = _build(game_dir, tdir, tmp_path / "out")
+    # 800 x 1600 upright, 20 mm wide: 2032 dpi, embedded at 300 dpi (237 x 473 px), portrait
+    assert _images(result.files[0]) == [{"w": 237, "h": 473, "bits": 8, "space": "/DeviceRGB", "smask": False}]
+    assert not [f for f in result.findings if f.rule == "preflight.low-resolution"]
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+    assert abs((im["x1"] - im["x0"]) - 20 * MM) < TOL and abs((im["bottom"] - im["top"]) - 40 * MM) < TOL
+    pixels = _page_pixels(result.files[0])
+    s = 300 / 72
+    x = int((im["x0"] + im["x1"]) / 2 * s)
+    top, bottom = pixels.getpixel((x, int((im["top"] + 10 * MM) * s))), pixels.getpixel((x, int((im["bottom"] - 10 * MM) * s)))
+    assert top[0] > 150 and top[2] < 90  # red on top
+    assert bottom[2] > 150 and bottom[0] < 90  # blue below
+
+
+def test_a_16_bit_png_is_embedded_as_8_bit_grey_with_its_levels(tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![ramp](ramp.png \"40mm\")\n")
+    ramp = np.tile(np.linspace(0, 65535, 400).astype(np.uint16), (100, 1))  # black to white, left to right
+    Image.fromarray(ramp).save(tdir / "ramp.png")
+    with Image.open(tdir / "ramp.png") as check:
+        assert check.mode.startswith("I;16")  # it really is a 16-bit file
+    result = _build(game_dir, tdir, tmp_path / "out")
+    assert _images(result.files[0]) == [{"w": 400, "h": 100, "bits": 8, "space": "/DeviceGray", "smask": False}]
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+    pixels = _page_pixels(result.files[0]).convert("L")
+    s = 300 / 72
+    y = int((im["top"] + im["bottom"]) / 2 * s)
+    levels = [pixels.getpixel((int((im["x0"] + f * (im["x1"] - im["x0"])) * s), y)) for f in (0.05, 0.5, 0.95)]
+    assert levels[0] < 30 and 110 < levels[1] < 145 and levels[2] > 225, levels  # the ramp, not noise or black
+
+
+def test_a_palette_png_keeps_its_transparency(tmp_path):
+    from PIL import Image
+
+    game_dir, tdir = tiny_with(tmp_path, "# T\n\n![badge](badge.png \"30mm\")\n")
+    badge = Image.new("P", (300, 300), 0)
+    badge.putpalette([0, 0, 0, 20, 140, 60] + [0] * 762)
+    badge.paste(1, (100, 100, 200, 200))  # a green square in the middle; the rest colour 0, transparent
+    badge.save(tdir / "badge.png", transparency=0)
+    result = _build(game_dir, tdir, tmp_path / "out")
+    (image,) = _images(result.files[0])
+    assert image["smask"] and (image["w"], image["h"]) == (300, 300)
+    with pdfplumber.open(result.files[0]) as pdf:
+        (im,) = pdf.pages[0].images
+    pixels = _page_pixels(result.files[0])
+    s = 300 / 72
+    middle = pixels.getpixel((int((im["x0"] + im["x1"]) / 2 * s), int((im["top"] + im["bottom"]) / 2 * s)))
+    corner = pixels.getpixel((int((im["x0"] + 3 * MM) * s), int((im["top"] + 3 * MM) * s)))
+    assert middle[1] > 110 and middle[0] < 60  # green
+    assert corner == (255, 255, 255)  # transparent: the page shows, not black
+
+
 def test_rulebook_art_over_the_pixel_limit_is_refused_at_the_template(tmp_path):
     from PIL import Image
 

@@ -26,7 +26,7 @@ from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings
 from ...render.renderer import Renderer
-from ..base import BuildResult, OutputJob, Stage, write_result
+from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import card_page, decks_of
@@ -40,7 +40,7 @@ __all__ = ["ExportOutput", "ProfileError", "bundled_profiles", "card_page", "exp
 
 def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
                   url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                  dry: bool = False) -> BuildResult:
+                  dry: bool = False, image_dpi: int | None = None) -> BuildResult:
     """Export every deck of ``game`` for ``target`` (a profile name or a path to a profile
     TOML file) in memory (``result.outputs``; nothing is written), for
     ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
@@ -49,7 +49,8 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     lists files a previous export of this target listed and this one does not. ``jobs`` is how
     many processes rasterise PNGs (default: up to 2); ``url_prefix`` overrides a Tabletop
     Simulator profile's image URLs. Art over ``max_image_pixels`` pixels is refused (None lifts
-    the limit). A ``dry`` export draws and preflights every card but rasterises nothing and
+    the limit); art is embedded at ``image_dpi`` px/in at its placed size (None: the profile's
+    own ``image_dpi``). A ``dry`` export draws and preflights every card but rasterises nothing and
     makes no files. ``result.cards`` counts card instances and ``result.sheets`` files holding
     cards; findings cover drawing, colour conversion and the safe zone. Raises ProfileError,
     BuildError or LayoutError.
@@ -57,6 +58,8 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     profile = load_profile(target, game)
     if url_prefix is not None:
         profile = replace(profile, url_prefix=url_prefix)
+    if image_dpi is not None:
+        profile = replace(profile, image_dpi=image_dpi)
     folder = Path(out_dir) / "export" / profile.name
     converter = None
     if profile.color == "cmyk":
@@ -64,8 +67,6 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     renderer = Renderer(layouts, game.path, min_text_size=profile.min_text_size,
                         color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels,
                         game_display=game.display_root)
-    if converter is not None:
-        converter.art_name = renderer.art_name
     job = ExportJob(game, layouts, profile, folder, renderer, converter, dry=dry)
     cards, findings = drawable_cards(game, layouts)
     workers = jobs if jobs is not None else default_workers()
@@ -80,10 +81,11 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
 
 
 def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
-                url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+                url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
+                image_dpi: int | None = None) -> BuildResult:
     """Export (:func:`render_export`) and write the files, whatever was found."""
     return write_result(render_export(game, layouts, target, out_dir, jobs=jobs, url_prefix=url_prefix,
-                                      max_image_pixels=max_image_pixels))
+                                      max_image_pixels=max_image_pixels, image_dpi=image_dpi))
 
 
 def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
@@ -123,8 +125,8 @@ class ExportOutput:
             def render(dry: bool, target: str = target) -> BuildResult:
                 return render_export(job.game, game_layouts(job.game, job.source), target, job.out_dir,
                                      url_prefix=settings.url_prefix, max_image_pixels=settings.max_image_pixels,
-                                     dry=dry, jobs=settings.jobs)
+                                     dry=dry, jobs=settings.jobs, image_dpi=settings.image_dpi)
 
             stages.append(Stage(f"export {target}", inputs + extra, render,
-                                (settings.url_prefix, settings.max_image_pixels)))
+                                (settings.url_prefix, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)))
         return stages

@@ -69,8 +69,10 @@ def deck_trim(comp: Component, profile: Profile) -> tuple[Size, str]:
 
 
 def print_canvas(target, page: Size, title: str, profile: Profile, converter: InkConverter | None):
-    """A canvas for a print-shop file of ``profile`` (CMYK when ``converter`` is given)."""
-    return new_canvas(target, page, title, f"{profile.title} print file", duplex=None, converter=converter)
+    """A canvas for a print-shop file of ``profile`` (CMYK when ``converter`` is given), which
+    embeds raster art at the profile's ``image_dpi``."""
+    return new_canvas(target, page, title, f"{profile.title} print file", duplex=None, converter=converter,
+                      image_dpi=profile.image_dpi)
 
 
 def draw_page(c, renderer: Renderer, piece: Piece, geom: CardPage, converter: InkConverter | None) -> None:

@@ -32,6 +32,7 @@ from ...core.suggest import did_you_mean
 from ...core.tomlpos import toml_error
 from ...core.units import CARD_SIZES, Size, parse_length, parse_size
 from ...model.game import Game
+from ...render.art import SCREEN_DPI
 from ...render.color import InkSettings
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
@@ -65,7 +66,10 @@ class Profile:
 
     ``output``: ``png`` (one image per distinct card face and per distinct back), ``pdf`` (one
     card per page, pages in ``page_order``, one file per deck or per card size), ``tts`` (deck
-    sheets and a saved-object JSON per deck). ``sizes`` maps the card-size names the target
+    sheets and a saved-object JSON per deck). ``dpi`` is the resolution of rasters;
+    ``image_dpi`` the resolution raster art is embedded at, px/in at its placed size (art
+    above it by half again is downsampled): ``dpi`` for print targets, SCREEN_DPI (150) for
+    Tabletop Simulator, unless the profile says. ``sizes`` maps the card-size names the target
     takes to their trim, or is None for any size. ``copies``: ``repeat`` (a page per copy) or
     ``count`` (one file per distinct card, the copy count in the manifest). ``origin`` names
     where the profile was read, for messages.
@@ -78,6 +82,7 @@ class Profile:
     output: str
     color: str = "rgb"
     dpi: int = 300
+    image_dpi: int = 300
     bleed: float = 9.0
     safe_zone: float = 9.0
     marks: str = "none"
@@ -242,6 +247,7 @@ class ProfileTable(Struct, forbid_unknown_fields=True):
     extends: Union[str, None] = None
     color: Literal["rgb", "cmyk"] = "rgb"
     dpi: Annotated[int, Meta(ge=36, le=2400)] = 300
+    image_dpi: Union[Annotated[int, Meta(ge=36, le=2400)], None] = None
     bleed: Union[str, int, float] = "0.125in"
     safe_zone: Union[str, int, float] = "0.125in"
     marks: Literal["none"] = "none"
@@ -359,7 +365,8 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
                   hint='use {size}, for example file = "{game}-{size}.pdf"')
     return Profile(
         name=name, title=spec.title or name, source=spec.source, origin=origin, output=output,
-        color=spec.color, dpi=dpi, bleed=length("bleed"), safe_zone=length("safe_zone"),
+        color=spec.color, dpi=dpi, image_dpi=spec.image_dpi or (SCREEN_DPI if output == "tts" else dpi),
+        bleed=length("bleed"), safe_zone=length("safe_zone"),
         marks=spec.marks, sizes=sizes, page_order=PAGE_ORDERS[spec.page_order], group=spec.group,
         copies=copies, face_file=spec.face_file, back_file=spec.back_file, file=spec.file, ink=ink,
         columns=spec.columns, rows=spec.rows, max_sheet_width=spec.max_sheet_width,

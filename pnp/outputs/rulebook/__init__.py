@@ -27,10 +27,10 @@ from ...geometry.booklet import BOOKLET_PAGES, booklet_page, booklet_sheet
 from ...core.errors import Location
 from ...model.facts import contradictions, game_facts
 from ...model.game import Game
-from ...render.art import DEFAULT_MAX_PIXELS
+from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ...render.preflight import printed_fact
 from ...model.games import GameSource
-from ..base import BuildResult, OutputJob, Stage, write_result
+from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
 from .booklet import impose_booklet
 from .images import ImageResolver
 from .markdown import RulebookPdf, markdown_pdf
@@ -56,12 +56,14 @@ class Rulebook:
 
 
 def render_rulebook(game: Game, source: GameSource, paper: str = "letter", booklet: bool = False,
-                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS, impose: bool = True) -> Rulebook:
+                    max_image_pixels: int | None = DEFAULT_MAX_PIXELS, impose: bool = True,
+                    image_dpi: int | None = PRINT_DPI) -> Rulebook:
     """Render a game's rulebook to PDF bytes (nothing is written).
 
     Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
     laid out again on half sheets (A5 for a4, half-letter for letter; pnp.geometry.booklet) and imposed
-    2-up (``impose`` False lays the booklet out but does not impose it: a dry run). Raises
+    2-up (``impose`` False lays the booklet out but does not impose it: a dry run). Raster
+    pictures are embedded at ``image_dpi`` px/in at their placed size (print: 300). Raises
     RulebookError (template or Markdown), LayoutError (card layouts) or BuildError (paper,
     page overflow).
     """
@@ -84,10 +86,11 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
             if not results:
                 facts_found = _printed_facts(game, rendered.markdown, resolver.locate)
             results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
-                                        resolver=resolver, display=display, outer_numbers=is_booklet))
+                                        resolver=resolver, display=display, outer_numbers=is_booklet,
+                                        image_dpi=image_dpi))
     finally:
         resolver.close()
-    findings = list(results[0].findings) + resolver.findings + facts_found
+    findings = list(results[0].findings) + resolver.findings + resolver.card_errors() + facts_found
     book = Rulebook(results[0], findings=findings)
     if booklet:
         seen = {(f.rule, f.message) for f in findings}
@@ -124,7 +127,8 @@ def _printed_facts(game: Game, markdown: str, locate) -> list[Finding]:
 
 
 def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
-                          max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False) -> BuildResult:
+                          max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
+                          image_dpi: int | None = PRINT_DPI) -> BuildResult:
     """A game's rulebook in memory (``result.outputs``; nothing is written):
     ``out_dir/<game>-rulebook.pdf`` (single pages on ``paper``) and, with ``booklet``,
     ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for duplex short-edge printing; a
@@ -132,8 +136,8 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
 
     The game's templates folder (``source``) holds ``rulebook.md.j2`` (and layouts.toml for card
     images). A game without a rulebook template makes nothing and gets an info finding
-    ``rulebook.none``. ``result.sheets`` counts the single pages. Raises RulebookError,
-    LayoutError or BuildError.
+    ``rulebook.none``. ``result.sheets`` counts the single pages. Pictures are embedded at
+    ``image_dpi`` (:func:`render_rulebook`). Raises RulebookError, LayoutError or BuildError.
     """
     result = BuildResult()
     if not (source.templates_dir / TEMPLATE_NAME).is_file():
@@ -141,7 +145,7 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
                                        "no rulebook template; no rulebook built",
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result
-    book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry)
+    book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry, image_dpi=image_dpi)
     result.outputs.append((out_dir / f"{game.id}-rulebook.pdf", book.single.pdf))
     if book.booklet is not None:
         result.outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
@@ -151,9 +155,10 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
 
 
 def build_rulebook(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
-                   max_image_pixels: int | None = DEFAULT_MAX_PIXELS) -> BuildResult:
+                   max_image_pixels: int | None = DEFAULT_MAX_PIXELS, image_dpi: int | None = PRINT_DPI) -> BuildResult:
     """Render the rulebook (:func:`render_rulebook_files`) and write it."""
-    return write_result(render_rulebook_files(game, source, out_dir, paper, booklet, max_image_pixels))
+    return write_result(render_rulebook_files(game, source, out_dir, paper, booklet, max_image_pixels,
+                                              image_dpi=image_dpi))
 
 
 class RulebookOutput:
@@ -168,9 +173,11 @@ class RulebookOutput:
         name = "rulebook" if settings.rulebook_paper is None and not settings.booklet else \
             f"rulebook {paper}" + (" booklet" if settings.booklet else "")
 
+        dpi = settings.print_dpi()
+
         def render(dry: bool) -> BuildResult:
             return render_rulebook_files(job.game, job.source, job.out_dir, paper, settings.booklet,
-                                         max_image_pixels=settings.max_image_pixels, dry=dry)
+                                         max_image_pixels=settings.max_image_pixels, dry=dry, image_dpi=dpi)
 
         return [Stage(name, job.data_files() + job.template_files() + job.font_files(), render,
-                      (paper, settings.booklet, settings.max_image_pixels))]
+                      (paper, settings.booklet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI))]

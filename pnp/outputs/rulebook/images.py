@@ -19,8 +19,9 @@ from ...design.layouts import undefined_layout
 from ...model.context import piece_context
 from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece
-from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, load_raster, load_svg
+from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, RasterArt, load_svg
 from ...render.canvas import new_canvas
+from ...render.embed import draw_art
 from ...render.elements.icons import draw_icon, icon_width
 from ...render.preflight import low_resolution, svg_unsupported
 from ...render.raster import pdf_to_png
@@ -72,17 +73,17 @@ class CardItem(ImageItem):
 
 
 class RasterItem(ImageItem):
-    """Raster art read as the cards read it (:func:`pnp.render.art.load_raster`: EXIF rotation
-    applied, 8 bits per channel, refused over ``max_pixels``); natural size from its pixel size
-    at the DPI stored in the file (PRINT_DPI when it stores none). Raises BuildError for art
-    that cannot be read or is too large."""
+    """Raster art read as the cards read it (:class:`pnp.render.art.RasterArt`: EXIF rotation
+    applied, 8 bits per channel, refused over ``max_pixels``) and embedded as they embed it
+    (:func:`pnp.render.embed.draw_art`: once per file, downsampled to the file's resolution);
+    natural size from its pixel size at the DPI stored in the file (PRINT_DPI when it stores
+    none). ``px`` is the picture's own pixel size, which the low-resolution preflight judges.
+    Raises BuildError for art that cannot be read or is too large."""
 
     def __init__(self, path: Path, label: str, max_pixels: int | None = DEFAULT_MAX_PIXELS):
-        from reportlab.lib.utils import ImageReader
-
-        image = load_raster(path, label, max_pixels)
-        self.px = image.size
-        dpi = image.info.get("dpi", (PRINT_DPI, PRINT_DPI))
+        self.art = RasterArt(path, label, max_pixels)
+        self.px = self.art.size
+        dpi = self.art.dpi or (PRINT_DPI, PRINT_DPI)
         try:
             dpi_x = float(dpi[0]) or float(PRINT_DPI)
             dpi_y = float(dpi[1]) or float(PRINT_DPI)
@@ -90,11 +91,10 @@ class RasterItem(ImageItem):
             dpi_x = dpi_y = float(PRINT_DPI)
         self.width = self.px[0] / dpi_x * 72
         self.height = self.px[1] / dpi_y * 72
-        self.reader = ImageReader(image)
         self.label = label
 
     def draw(self, canv, x: float, y: float, w: float, h: float) -> None:
-        canv.drawImage(self.reader, x, y, w, h, mask="auto")
+        draw_art(canv, self.art, x, y, w, h)
 
 
 class SvgItem(ImageItem):
@@ -279,6 +279,14 @@ class ImageResolver:
                                       game_display=t.game.display_root)
         return self._renderer
 
+    def card_errors(self) -> list[Finding]:
+        """The errors drawing the game's cards found (art refused or missing, a box that
+        fails), each once, where the card's layout or data says: the card is printed without
+        what failed, so the rulebook must not pass as sound."""
+        if self._renderer is None:
+            return []
+        return [f for f in self._renderer.findings if f.severity == "error"]
+
     def icon_names(self) -> list[str]:
         """The icons the game's card layouts define (none without a game or a layouts file)."""
         t = self.template
@@ -296,7 +304,7 @@ class ImageResolver:
             renderer = self.renderer()
             width = icon_width(renderer, name, height)
             buf = io.BytesIO()
-            c = new_canvas(buf, Size(width, height), scratch=True)
+            c = new_canvas(buf, Size(width, height), scratch=True, image_dpi=ICON_DPI)
             draw_icon(renderer, c, name, 0, 0, height, Piece("rulebook", {}, "rulebook"))
             c.showPage()
             c.save()
@@ -344,6 +352,6 @@ class ImageResolver:
                 return item
             if suffix in (".png", ".jpg", ".jpeg"):
                 return RasterItem(path, src, self.max_image_pixels)
-        except BuildError as exc:
-            raise RulebookError(exc.message, location=where, hint=exc.hint) from None
+        except BuildError as exc:  # the art's own rule (layout.art-unreadable), at the template's line
+            raise RulebookError(exc.message, location=where, hint=exc.hint, rule=exc.rule) from None
         raise RulebookError(f"image {src!r}: {suffix or 'no suffix'} is not a PNG, JPEG or SVG file", location=where)

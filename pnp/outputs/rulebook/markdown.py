@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from ... import __version__
@@ -13,6 +14,8 @@ from ...core.findings import Finding
 from ...core.units import MM, Size
 from ...render import fonts
 from ...render.canvas import set_viewer_preferences
+from ...render.art import PRINT_DPI
+from ...render.embed import ArtCanvas
 from .images import ImageItem, ImageResolver
 from .markup import RulebookError
 from .pagination import back_cover_mark_class, keep_with_next
@@ -33,7 +36,8 @@ class RulebookPdf:
 
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
                  resolver: Callable[[str], ImageItem] | None = None, display: str = "rulebook",
-                 outer_numbers: bool = False, duplex: str = "DuplexFlipLongEdge") -> RulebookPdf:
+                 outer_numbers: bool = False, duplex: str = "DuplexFlipLongEdge",
+                 image_dpi: int | None = PRINT_DPI) -> RulebookPdf:
     """Lay out ``markdown`` (CommonMark plus tables) on pages of ``page`` size (pt).
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
@@ -49,6 +53,9 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     - Page 1 has no footer; every other page has the title and its page number in the footer
       (``outer_numbers``: numbers on the outer edge, odd pages right, even pages left, as in a
       booklet).
+    - Raster pictures (and the art of cards drawn) are embedded once each, downsampled to
+      ``image_dpi`` px/in at the largest size they are placed at (None: as they are;
+      :class:`pnp.render.embed.ArtCanvas`).
 
     The PDF asks to be printed at 100 % and double-sided with ``duplex``, the flip of its
     portrait pages (the long edge; :func:`pnp.render.canvas.viewer_preferences`), and carries
@@ -145,7 +152,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     buf = io.BytesIO()
     doc = make_doc(buf)
     try:
-        doc.multiBuild(story, maxPasses=8)
+        doc.multiBuild(story, maxPasses=8, canvasmaker=partial(ArtCanvas, image_dpi=image_dpi))
     except IndexError as exc:
         if "not resolved" not in str(exc):  # multiBuild's own message; anything else is a bug
             raise

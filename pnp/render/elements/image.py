@@ -1,6 +1,7 @@
 """``image`` boxes, and icons that are pictures: raster art (PNG, JPEG, ...) and SVG, read
 through :mod:`pnp.render.art`, fitted to the box (``cover`` fills it and crops, ``contain``
-shows all of it) and clipped to it."""
+shows all of it) and clipped to it. Raster art is embedded through :mod:`pnp.render.embed`:
+once per file, downsampled to the file's resolution."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 from ...core.errors import BuildError, Location
 from ...design.elements import ELEMENT_SPECS
-from ..art import load_raster, load_svg
+from ..art import RasterArt, load_svg
+from ..embed import draw_art
 from ..preflight import art_missing, art_outside, low_resolution, svg_unsupported
 from ..svg import draw_svg
 
@@ -51,16 +53,14 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
                 draw_svg(c, drawing)
         c.restoreState()
         return
-    reader = renderer.images.get(path)
-    if reader is None:
-        from reportlab.lib.utils import ImageReader
-
-        reader = ImageReader(_read(load_raster, where, path, rel, renderer.max_image_pixels))
-        renderer.images[path] = reader
-    iw, ih = reader.getSize()
+    art = renderer.images.get(path)
+    if art is None:
+        art = _read(RasterArt, where, path, rel, renderer.max_image_pixels)
+        renderer.images[path] = art
+    iw, ih = art.size
     scale = (max if fit == "cover" else min)(bw / iw, bh / ih)
     dw, dh = iw * scale, ih * scale
-    dpi = iw / (dw / 72)
+    dpi = iw / (dw / 72)  # the picture's own pixels, whatever resolution the file embeds it at
     if dpi < renderer.min_dpi - 0.5:
         renderer.note((piece.card_key, rel, "dpi"), low_resolution(
             path_location(renderer, path), rel, dpi, renderer.min_dpi,
@@ -70,7 +70,7 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     clip = c.beginPath()
     clip.rect(bx, by, bw, bh)
     c.clipPath(clip, stroke=0, fill=0)
-    c.drawImage(reader, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh, mask="auto")
+    draw_art(c, art, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh)
     c.restoreState()
 
 
