@@ -81,3 +81,16 @@ def test_every_layer_is_a_package_with_a_docstring():
         assert init.is_file(), layer
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"pnp/{layer}/__init__.py"
     assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and not p.name.startswith("_")) == sorted(LAYERS)
+
+
+def test_no_merge_conflict_markers_are_left_in_the_tree():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    marked = []
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix not in {".py", ".md", ".toml", ".j2", ".csv", ".txt", ".json", ".cfg"} or not path.is_file():
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
+                marked.append(f"{name}:{n}")
+    assert marked == []

@@ -18,7 +18,7 @@ from .output import output_root, print_build, resolve_games, run_games
 def describe(name: str, result) -> str:
     """What one part of a build made, for its line of the report."""
     if name in ("cards", "cards-only"):
-        return f"{result.cards} cards on {result.sheets} sheet(s)"
+        return f"{result.cards} cards on {result.sheets} sheet(s)" if result.sheets else ""
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name.startswith("rulebook"):

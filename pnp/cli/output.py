@@ -142,7 +142,10 @@ def print_build(report, strict: bool, describe) -> bool:
         if files:
             out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
     print_lines(lines[1:])
-    if report.refused == "errors":
+    if not report.loaded:
+        out.print("  [red]nothing written[/red]: the data did not load; fix the errors above "
+                  "(the previous outputs stay as they were)")
+    elif report.refused == "errors":
         out.print("  [red]nothing written[/red]: fix the errors above, or write anyway with --force")
     elif report.refused == "strict":
         out.print("  [red]nothing written[/red]: --strict counts warnings as errors")

@@ -80,7 +80,7 @@ def run_game(job: BuildJob) -> GameReport:
     load = replace(job.load, copies_cap=None) if settings.force else job.load
     data = check_game_full(job.source, load)
     game = data.game
-    report = GameReport(data.display, game.title if game else data.display, game is not None,
+    report = GameReport(data.display, data.title, game is not None,
                         rules_checked=data.rules_checked)
     if game is None:
         report.findings = merge(data.findings)

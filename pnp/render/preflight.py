@@ -123,11 +123,14 @@ def printed_fact(where: Location | str, said: str, snippet: str, key: str, value
                     f"print the number from the data, {template}, or correct it", piece)
 
 
-def text_outside(where: Location | str, past: float, piece: str = "") -> Finding:
-    """``preflight.text-outside``: a text box reaches ``past`` pt beyond the trim; what lies
-    outside it is cut off with the card (or not printed at all)."""
+def text_outside(where: Location | str, past: dict[str, float], piece: str = "") -> Finding:
+    """``preflight.text-outside``: a text box reaches past the trim by ``past`` pt on the edges
+    it names (``left``, ``right``, ``top``, ``bottom``); what lies outside is cut off with the
+    card (or not printed at all)."""
+    order = ("left", "right", "top", "bottom")
+    said = " and ".join(f"{past[e] / 72 * 25.4:.2f} mm past the {e} edge" for e in order if e in past)
     return _finding("warning", "preflight.text-outside", where,
-                    f"the text box reaches {past / 72 * 25.4:.2f} mm past the trim, where the text is cut off",
+                    f"the text box reaches {said} of the trim, where the text is cut off",
                     "move the box inside the trim (and keep text inside the safe zone)", piece)
 
 

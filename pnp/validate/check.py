@@ -10,6 +10,8 @@ by drawing them: ``pnp check`` is a dry run of the build (:mod:`pnp.pipeline.bui
 
 from __future__ import annotations
 
+import tomllib
+
 from dataclasses import dataclass, field
 
 from ..core.errors import DataError, ManifestError
@@ -107,10 +109,23 @@ class CheckResult:
         """Whether the game loaded."""
         return self.game is not None
 
+    manifest_title: str = ""
+    """The title game.toml gives, kept when the tables did not load."""
+
     @property
     def title(self) -> str:
-        """The game's title, or its folder when it did not load."""
-        return self.game.title if self.game is not None else self.display
+        """The game's title; when it did not load, game.toml's title, or else its folder."""
+        return self.game.title if self.game is not None else (self.manifest_title or self.display)
+
+
+def manifest_title(folder) -> str:
+    """The ``[game] title`` of the game.toml in ``folder`` ("" when it cannot be read)."""
+    try:
+        with open(folder / "game.toml", "rb") as fh:
+            title = tomllib.load(fh).get("game", {}).get("title", "")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return ""
+    return title if isinstance(title, str) else ""
 
 
 def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
@@ -122,7 +137,8 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) ->
     except ManifestError as exc:
         return CheckResult(display, None, [_from_error(exc, "schema.manifest")], files=[f"{display}/game.toml"])
     except GameDataErrors as exc:
-        return CheckResult(display, None, [_from_error(e) for e in exc.errors], files=[f"{display}/game.toml"])
+        return CheckResult(display, None, [_from_error(e) for e in exc.errors], files=[f"{display}/game.toml"],
+                           manifest_title=manifest_title(source.path))
     except DataError as exc:
         return CheckResult(display, None, [_from_error(exc, "schema.file")], files=[f"{display}/game.toml"])
     findings = check_totals(game) + check_blank_rows(game) + check_zero_copies(game)

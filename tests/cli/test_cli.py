@@ -297,3 +297,13 @@ def test_ascii_stand_ins_for_the_characters_messages_use():
     from pnp.cli.output import ASCII
     assert "Fire → Ice ✓ …".encode("ascii", "pnp-ascii") == b"Fire -> Ice ok ..."
     assert all(v.isascii() for v in ASCII.values())
+
+
+def test_a_build_whose_data_does_not_load_names_the_game_and_says_nothing_was_written(tiny):
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,two,red,,3\nleaf,Leaf,1,green,,2\n")
+    result = pnp("build", str(tiny), "-o", str(tiny.parent / "out"))
+    assert result.returncode == 1
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("Tiny Test Game") and "1 error" in first
+    assert "nothing written: the data did not load" in result.stdout
+    assert not (tiny.parent / "out").exists()

@@ -265,11 +265,12 @@ class Text:
         source = renderer.source(p.get("text", ""), piece, where("text"))
         key = piece.card_key
         if not renderer.repeat_depth:  # a repeat cell's labels may sit beside the cell
-            past = max(trim[0] - rect[0], trim[1] - rect[1], rect[0] + rect[2] - trim[0] - trim[2],
-                       rect[1] + rect[3] - trim[1] - trim[3])
-            if past > OUTSIDE_TOLERANCE:
+            edges = {"left": trim[0] - rect[0], "bottom": trim[1] - rect[1],
+                     "right": rect[0] + rect[2] - trim[0] - trim[2], "top": rect[1] + rect[3] - trim[1] - trim[3]}
+            over = {edge: d for edge, d in edges.items() if d > OUTSIDE_TOLERANCE}
+            if over:
                 renderer.note((key, box.name, "outside"),
-                              text_outside(renderer.layouts.location(str(where)), past, key))
+                              text_outside(renderer.layouts.location(str(where)), over, key))
         for name in fitter.unknown_icons(text):
             renderer.note((key, box.name, f"icon {name}"), icon_unknown(source, name, renderer.layouts.icons, key))
         if lacking:

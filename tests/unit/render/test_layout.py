@@ -321,7 +321,7 @@ def test_a_text_box_past_the_trim_is_reported(tiny, tmp_path):
     result, _ = build(tiny, tmp_path, "a,A,1,red,Hi,1\n", layouts)
     (outside,) = [f for f in result.findings if f.rule == "preflight.text-outside"]
     assert outside.location == "tiny/templates/layouts.toml:8 (layouts.action.boxes.text)" and outside.piece == "cards/a"
-    assert "26.50 mm past the trim" in outside.message
+    assert "reaches 26.50 mm past the right edge of the trim" in outside.message
 
 
 def test_an_icon_row_item_that_is_no_icon_is_a_warning_with_the_closest_name(tiny, tmp_path):
