@@ -13,7 +13,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper, PaperOpt,
                       load_options, sheet_options)
-from .output import print_build, resolve_games, run_games
+from .output import out, print_build, resolve_games, run_games
 
 
 def describe(name: str, result) -> str:
@@ -45,6 +45,7 @@ def build(
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
+    watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
@@ -52,8 +53,27 @@ def build(
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     settings = BuildSettings(opts, max_image_pixels, force, strict, jobs)
-    failed = False
-    for report in run_games(resolve_games(games), output, settings, load_options(encoding, delimiter), write=True):
-        failed = print_build(report, strict, describe) or failed
+    sources = resolve_games(games)
+    load = load_options(encoding, delimiter)
+
+    def once(settings: BuildSettings) -> bool:
+        failed = False
+        for report in run_games(sources, output, settings, load, write=True):
+            failed = print_build(report, strict, describe) or failed
+        return failed
+
+    failed = once(settings)
+    if watch:
+        from ..preview.watch import changes, watched_folders
+
+        folders = watched_folders(sources)
+        out.print(f"watching {len(folders)} folder(s) for changes; Ctrl-C stops", style="dim")
+        out.file.flush()
+        for _ in changes(folders, ignore=[output]):  # parts whose inputs did not change are kept
+            out.print()
+            once(settings)
+            out.print("watching for changes; Ctrl-C stops", style="dim")
+            out.file.flush()
+        return
     if failed:
         raise typer.Exit(1)
