@@ -130,14 +130,14 @@ class KeyMaker:
 
     def __post_init__(self) -> None:
         ls = self.layouts
-        self._set = _sha(repr((KEY_FORMAT, __version__, sorted(ls.icons.items()), sorted(ls.colors.items()),
+        self._set = sha(repr((KEY_FORMAT, __version__, sorted(ls.icons.items()), sorted(ls.colors.items()),
                                ls.safe_zone, ls.bleed)))
 
     def layout(self, name: str) -> str:
         """The hash of layout ``name`` as resolved, with the layouts its repeat boxes draw."""
         found = self._layouts.get(name)
         if found is None:
-            found = self._layouts[name] = _sha(repr([(lay.name, lay.background, lay.boxes)
+            found = self._layouts[name] = sha(repr([(lay.name, lay.background, lay.boxes)
                                                      for lay in _layout_closure(self.layouts, name)]))
         return found
 
@@ -149,7 +149,7 @@ class KeyMaker:
             drawing = (piece.layout, repr(sorted(piece.context.items(), key=lambda kv: kv[0])), piece.label)
         tp = recipe.token
         shape = (tp.shape, round(tp.height, 3), round(tp.base, 3)) if tp is not None else ()
-        return _sha(repr((self._set, recipe.kind, shape, round(recipe.size.width, 3), round(recipe.size.height, 3),
+        return sha(repr((self._set, recipe.kind, shape, round(recipe.size.width, 3), round(recipe.size.height, 3),
                           round(recipe.bleed, 3), self.layout(piece.layout) if piece.layout else "", drawing)))
 
 
@@ -183,8 +183,9 @@ class ArtDigests:
         art = self.used.get(base)
         if not art:
             return base
-        return _sha(base + "".join(f"\n{p}\0{self.digest(p)}" for p in art))
+        return sha(base + "".join(f"\n{p}\0{self.digest(p)}" for p in art))
 
 
-def _sha(text: str) -> str:
+def sha(text: str) -> str:
+    """A short content hash of ``text`` (128 bits of SHA-256, as hex)."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]

@@ -25,11 +25,12 @@ import pypdfium2 as pdfium
 from ..core.errors import PnpError
 from ..core.findings import SEVERITIES, Finding
 from ..core.units import Size
-from ..design.layouts import board_layouts, drawable_cards, game_layouts
+from ..design.layouts import LayoutSet, board_layouts, game_layouts
 from ..model.game import Game
-from ..model.games import GameSource
+from ..model.context import piece_context
+from ..model.games import LAYOUTS_FILE, GameSource
 from ..model.load import LoadOptions, load_game
-from ..model.pieces import board_pieces, token_pieces
+from ..model.pieces import Piece, board_pieces, token_pieces
 from ..outputs.base import BuildSettings, OutputJob, SheetOptions
 from ..outputs.rulebook import RulebookOutput
 from ..pipeline.build import BuildJob, run_game
@@ -37,7 +38,7 @@ from ..pipeline.cache import inputs_key
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
 from ..validate.check import check_game_full
-from .pieces import PREVIEW_DPI, ArtDigests, KeyMaker, Recipe, piece_png
+from .pieces import PREVIEW_DPI, ArtDigests, KeyMaker, Recipe, sha, piece_png
 
 RULEBOOK_DPI = 60
 """Resolution of the rulebook page images in px per inch (a Letter page is 510 x 660 px)."""
@@ -75,6 +76,18 @@ def check_in_background(job: BuildJob, rulebook_key: str, dpi: float = RULEBOOK_
     if pdf is not None:
         pages = [pdf_to_png(pdf, dpi=dpi, page_index=i) for i in range(len(pdfium.PdfDocument(pdf)))]
     return CheckResult(result.findings, True, key, pages)
+
+
+def _row_fingerprint(token: str, comp, row) -> tuple | None:
+    """Everything a deck row's pieces are made from besides the layouts and the referenced
+    tables (in ``token``): its id, copies, and typed values; None when a value cannot be told
+    apart by hashing (the row is then listed again each time)."""
+    fp = (token, row.id, row.copies, comp.layout_of(row), comp.back_of(row), tuple(row.values.items()))
+    try:
+        hash(fp)
+    except TypeError:
+        return None
+    return fp
 
 
 @dataclass
@@ -118,6 +131,11 @@ class PreviewSession:
         """Images drawn so far (a test and the benchmark count them)."""
         self.art = ArtDigests()
         self._base: dict[str, str] = {}
+        self._rows: dict[tuple, list[dict]] = {}
+        """A deck row's fingerprint -> what it prints, from the last read (unchanged rows are
+        not listed again)."""
+        self._card_layouts: tuple | None = None
+        self._keymaker: KeyMaker | None = None
         self._lock = threading.RLock()
         self._draw_lock = threading.Lock()
 
@@ -147,41 +165,101 @@ class PreviewSession:
 
     def _list(self, game: Game) -> Listing:
         listing = Listing()
-        layouts = game_layouts(game, self.source)
-        keys = KeyMaker(layouts)
+        layouts = self._layouts(game)
+        keys = self._keys_for(layouts)
         renderer = Renderer(layouts, game.path, max_image_pixels=self.settings.max_image_pixels,
                             game_display=game.display_root)
-        cards, _ = drawable_cards(game, layouts)
-        names = {comp.id: comp.name for comp in game}
-        decks: dict[str, dict] = {}
-        shown: dict[tuple, dict] = {}
-        for card in cards:
-            face = Recipe("card", card.face, renderer, card.size, layouts.bleed)
-            back = Recipe("card", card.back, renderer, card.size, layouts.bleed)
-            face_key, back_key = self._key(keys, face, listing), self._key(keys, back, listing)
-            deck = decks.setdefault(card.deck, {"id": card.deck, "kind": "deck", "name": names[card.deck],
-                                                "items": []})
-            row = card.face.row
-            ident = (card.deck, card.face.row_id, face_key, back_key)
-            if ident in shown:
-                shown[ident]["copies"] += 1
+        rows: dict[tuple, list[dict]] = {}
+        game_token = (game.id, game.title, repr(sorted(game.manifest.get("colors", {}).items())), id(layouts))
+        for comp in game:
+            if comp.kind != "deck":
                 continue
-            item_id = card.face.card_key
-            if any(i["id"] == item_id for i in deck["items"][-4:]):  # a copy that draws differently
-                item_id = f"{item_id} (copy {card.face.copy})"
-            item = {"id": item_id, "label": card.face.row_id or card.deck, "copies": 1,
-                    "where": f"{row.file}:{row.line}" if row is not None else "",
-                    "sides": [self._side("face", face_key, face), self._side("back", back_key, back)]}
-            shown[ident] = item
-            deck["items"].append(item)
-            listing.items_by_piece.setdefault(card.face.card_key, item_id)
-            listing.items_by_piece.setdefault(card.back.card_key, item_id)
-            if row is not None:
-                listing.items_by_row.setdefault((row.file, row.line), item_id)
-        listing.sections += decks.values()
-        listing.sections_by_component.update({d: d for d in decks})
+            token = sha(repr(game_token + (comp.id, comp.name, repr(comp.card_size), self._refs_digest(game, comp))))
+            deck = {"id": comp.id, "kind": "deck", "name": comp.name, "items": []}
+            for row in comp.rows:
+                if row.copies <= 0:
+                    continue
+                fp = _row_fingerprint(token, comp, row)
+                entries = self._rows.get(fp) if fp is not None else None
+                if entries is None:
+                    entries = self._row_entries(game, comp, row, layouts, keys, renderer)
+                if fp is not None:
+                    rows[fp] = entries
+                for entry in entries:
+                    deck["items"].append(self._item(entry, listing, f"{row.file}:{row.line}"))
+                    for label in entry["labels"]:
+                        listing.items_by_piece.setdefault(label, entry["id"])
+                listing.items_by_row.setdefault((row.file, row.line), entries[0]["id"] if entries else "")
+            if deck["items"]:
+                listing.sections.append(deck)
+                listing.sections_by_component[comp.id] = comp.id
+        self._rows = rows
         self._list_boards(game, listing)
         return listing
+
+    def _row_entries(self, game: Game, comp, row, layouts: LayoutSet, keys: KeyMaker, renderer: Renderer) -> list[dict]:
+        """The designs one row prints: its copies grouped by what their face and back draw (one
+        entry, unless the layouts read the copy number). A side whose layout is not defined is
+        drawn blank, as card sheets draw it; a row without a layout or back is left out (the dry
+        run reports it)."""
+        face_layout, back_layout = comp.layout_of(row), comp.back_of(row)
+        if not face_layout or not back_layout:
+            return []
+        face_layout = face_layout if face_layout in layouts.layouts else ""
+        back_layout = back_layout if back_layout in layouts.layouts else ""
+        entries: dict[tuple, dict] = {}
+        for copy in range(1, row.copies + 1):
+            face = Piece(face_layout, piece_context(game, comp, row, copy), comp.id, row.id, copy, row.copies, row=row)
+            back = replace(face, layout=back_layout, side="back")
+            sides = [("face", Recipe("card", face, renderer, comp.card_size, layouts.bleed)),
+                     ("back", Recipe("card", back, renderer, comp.card_size, layouts.bleed))]
+            bases = tuple(keys.base_key(recipe) for _, recipe in sides)
+            entry = entries.get(bases)
+            if entry is not None:
+                entry["copies"] += 1
+                continue
+            ident = face.card_key + ("" if not entries else f" (copy {copy})")
+            entries[bases] = {"id": ident, "label": row.id or comp.id, "copies": 1,
+                              "labels": (face.card_key, back.card_key), "shown": {},
+                              "sides": [(side, base, recipe) for (side, recipe), base in zip(sides, bases)]}
+        return list(entries.values())
+
+    def _item(self, entry: dict, listing: Listing, where: str) -> dict:
+        """The page's item of a listed entry, with each side's current key (its base key and
+        the digests of the art it drew)."""
+        sides = []
+        for side, base, recipe in entry["sides"]:
+            key = self.art.key(base)
+            listing.recipes.setdefault(key, recipe)
+            self._base[key] = base
+            shown = entry["shown"].get(side)
+            if shown is None:
+                shown = entry["shown"][side] = self._side(side, key, recipe)
+            sides.append(shown if shown["key"] == key else {**shown, "key": key})
+        return {"id": entry["id"], "label": entry["label"], "copies": entry["copies"], "where": where,
+                "sides": sides}
+
+    def _layouts(self, game: Game) -> LayoutSet:
+        """The card layouts, read again only when layouts.toml or the game's colours changed
+        (what the layouts' templates read is cached on the set)."""
+        path = self.source.templates_dir / LAYOUTS_FILE if self.source.templates_dir else None
+        token = (self.art.digest(path) if path is not None else "",
+                 repr(sorted(game.manifest.get("colors", {}).items())))
+        if self._card_layouts is None or self._card_layouts[0] != token:
+            self._card_layouts = (token, game_layouts(game, self.source))
+        return self._card_layouts[1]
+
+    def _keys_for(self, layouts: LayoutSet) -> KeyMaker:
+        if self._keymaker is None or self._keymaker.layouts is not layouts:
+            self._keymaker = KeyMaker(layouts)
+        return self._keymaker
+
+    def _refs_digest(self, game: Game, comp) -> str:
+        """The digests of the tables ``comp``'s reference columns point into: a card shows the
+        referenced rows' values (``{{ element.name }}``), so an edit there changes it."""
+        refs = sorted({spec.ref for spec in comp.columns.values() if spec.ref})
+        tables = [game.components[r].table for r in refs if r in game.components]
+        return ",".join(self.art.digest(Path(t)) for t in tables if t is not None)
 
     def _list_boards(self, game: Game, listing: Listing) -> None:
         """The boards and tokens sections (a part that cannot be listed is left out: the dry
@@ -241,6 +319,7 @@ class PreviewSession:
             listing.sections.append(tsection)
 
     def _key(self, keys: KeyMaker, recipe: Recipe, listing: Listing) -> str:
+        """The current key of ``recipe`` (boards and tokens), recorded in ``listing``."""
         base = keys.base_key(recipe)
         key = self.art.key(base)
         listing.recipes.setdefault(key, recipe)
