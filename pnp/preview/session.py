@@ -35,6 +35,7 @@ from ..outputs.base import BuildSettings, OutputJob, SheetOptions
 from ..outputs.rulebook import RulebookOutput
 from ..pipeline.build import BuildJob, run_game
 from ..pipeline.cache import inputs_key
+from ..pipeline.stages import stage_failure
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
 from ..validate.check import check_game_full
@@ -145,14 +146,14 @@ class PreviewSession:
         hold the located findings in :attr:`errors`. Bumps :attr:`version`."""
         try:
             game = load_game(self.source.path, self.source.display, self.load)
+        except PnpError as exc:
+            data = check_game_full(self.source, self.load)  # the findings pnp check gives
+            self._failed([f for f in data.findings if f.severity == "error"] or [stage_failure(exc)])
+            return
+        try:
             listing = self._list(game)
-        except PnpError:
-            data = check_game_full(self.source, self.load)  # the same findings pnp check gives
-            errors = [f.as_dict() for f in data.findings if f.severity == "error"]
-            with self._lock:
-                self.errors = errors or [Finding("error", "build.error", self.source.display,
-                                                 "the game does not load").as_dict()]
-                self.version += 1
+        except PnpError as exc:  # the layouts do not load: the finding a build's stage gives
+            self._failed([stage_failure(exc)])
             return
         with self._lock:
             self.title = game.title
@@ -161,6 +162,11 @@ class PreviewSession:
             self.errors = []
             keep = set(listing.recipes) | set(self._previous) | {k for k in self.pngs if k.startswith("rb-")}
             self.pngs = {k: v for k, v in self.pngs.items() if k in keep}
+            self.version += 1
+
+    def _failed(self, errors: list[Finding]) -> None:
+        with self._lock:
+            self.errors = [f.as_dict() for f in errors]
             self.version += 1
 
     def _list(self, game: Game) -> Listing:

@@ -172,3 +172,21 @@ def test_the_findings_are_those_pnp_check_reports(tiny, edit):
     else:
         (colour,) = [f for f in shown if "mauve" in f["message"]]
         assert colour["items"] == ["cards/leaf"] and colour["section"] == "cards"
+
+
+def test_a_broken_layouts_file_is_shown_as_a_build_reports_it(tiny, tmp_path):
+    """A layouts.toml that is not valid TOML: the error the card stage of `pnp check` reports (same
+    rule, file and line), and the last good pieces stay."""
+    session = _session(tiny)
+    good = _keys(session)
+    layouts = tiny / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8").replace('size = 14\nalign = "center"\nvalign',
+                                                                   'size = 14\nalign = "center\nvalign', 1),
+                       encoding="utf-8")
+    session.refresh()
+    state = session.state()
+    assert not state["loaded"] and _keys(session) == good
+    (error,) = state["errors"]
+    checked = [f for f in _check_json(tiny, tmp_path / "build") if f["severity"] == "error"]
+    assert [(f["rule"], f["file"], f["line"]) for f in checked] == [(error["rule"], error["file"], error["line"])]
+    assert error["file"].endswith("layouts.toml") and error["line"]
