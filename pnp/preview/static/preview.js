@@ -147,7 +147,8 @@ function render(state) {
   status.classList.toggle("bad", !state.loaded || state.counts.error > 0);
   status.textContent = !state.loaded ? "the last change does not load"
     : state.checking ? "checking…"
-    : state.counts.error ? `${state.counts.error} error(s)` : "checks clean";
+    : state.counts.error ? `${state.counts.error} error(s)`
+    : state.counts.warning ? `no errors, ${state.counts.warning} warning(s)` : "checks clean";
   document.body.dataset.version = state.version;
   applyFilters();
 }
