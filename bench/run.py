@@ -30,6 +30,11 @@ the process and its waited-for children, not their sum). Stages:
     a generated deck whose art is large (4000 x 4000 px): every face its own picture in a 40 mm
     box, the back one picture over the full bleed. Peak memory and the size of the PDF, which
     holds the art downsampled to 300 dpi at its placed size.
+``preview`` (each run, after ``deck_x10``)
+    ``pnp preview`` of the 1,280-card deck: once its page is shown and its first check is done,
+    one cell (a card's title) is saved, and the time from the save to the changed card's new
+    image received (the page's event, then the image) is taken as a ratio to that run's
+    ``deck_x10`` build (:func:`preview_latency`).
 
 Each run takes the stages in turn, and the pnp/raw pairs in alternating order, so a ratio is
 taken between two processes that ran side by side. Results go to a JSON file (``--json``) and a
@@ -75,6 +80,7 @@ GOALS = {
     "back_share": 0.10,  # bytes drawing the backs per card, pnp over the floor (which draws each)
     "big_art_rss": 300.0,  # MiB, peak resident memory of the large-art build
     "big_art_pdf": 10.0,  # MB (10^6 bytes), the large-art cards PDF
+    "preview_ratio": 0.10,  # save-to-refreshed-card in pnp preview / a full build of the same deck, wall
 }
 
 
@@ -578,6 +584,90 @@ def pdf_stats(pdf: Path) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
+# The preview's edit latency
+
+def preview_latency(pnp: list[str], deck: Path, out: Path, timeout: float = 300.0) -> dict:
+    """Seconds from saving one changed cell to the changed card's new image received, in a
+    ``pnp preview`` of ``deck``, measured as a page sees it: the server's ``state`` event that
+    names the card's new image, then the image fetched.
+
+    The preview is started on a free port and its first state read; the first card's face is
+    fetched (the page shows it) and the first dry run is let finish, so the edit meets a preview
+    at rest. The edit appends `` (edited)`` to that card's title in ``cards.csv`` (written whole,
+    as an editor saves); the file is restored afterwards and the preview stopped with SIGINT.
+    Returns ``latency`` and ``startup`` (s, to the first state) and the card's id."""
+    import queue
+    import signal
+    import threading
+    import urllib.request
+
+    start = time.perf_counter()
+    proc = subprocess.Popen(pnp + ["preview", str(deck), "--port", "0", "-o", str(out)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
+    urls: queue.Queue = queue.Queue()
+    events: queue.Queue = queue.Queue()
+
+    def read_output():
+        for line in proc.stdout:
+            found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            if found:
+                urls.put(found.group(0))
+
+    def read_events(url):
+        with urllib.request.urlopen(url + "events", timeout=timeout) as resp:
+            kind = None
+            for raw in resp:
+                line = raw.decode("utf-8").rstrip("\n")
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: ") and kind == "state":
+                    events.put(json.loads(line[6:]))
+
+    cards = deck / "cards.csv"
+    original = cards.read_bytes()
+    try:
+        threading.Thread(target=read_output, daemon=True).start()
+        url = urls.get(timeout=timeout)
+        threading.Thread(target=read_events, args=(url,), daemon=True).start()
+        state = events.get(timeout=timeout)
+        startup = time.perf_counter() - start
+        item = state["sections"][0]["items"][0]
+        row_id = item["id"].split("/", 1)[1]
+        old = item["sides"][0]["key"]
+        urllib.request.urlopen(f"{url}img/{old}.png", timeout=timeout).read()
+        while state["checking"] or state["version"] < 2:  # the first dry run has not reported yet
+            state = events.get(timeout=timeout)
+        with open(cards, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            fields, rows = reader.fieldnames, list(reader)
+        for row in rows:
+            if row["id"] == row_id:
+                row["title"] += " (edited)"
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        saved = time.perf_counter()
+        cards.write_text(buf.getvalue(), encoding="utf-8")
+        while True:
+            state = events.get(timeout=timeout)
+            found = [i for s in state["sections"] for i in s["items"] if i["id"] == item["id"]]
+            if found and found[0]["sides"][0]["key"] != old:
+                break
+        urllib.request.urlopen(f"{url}img/{found[0]['sides'][0]['key']}.png", timeout=timeout).read()
+        latency = time.perf_counter() - saved
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        cards.write_bytes(original)
+    return {"latency": round(latency, 4), "startup": round(startup, 3), "card": item["id"]}
+
+
+# ---------------------------------------------------------------------------------------------
 # The benchmark
 
 @dataclass
@@ -708,6 +798,7 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
     }
     order = [["help"], ["check"], ["games"], ["games_nochange"], ["deck_sheet"], ["deck", "raw_deck"],
              ["deck_x10", "raw_deck_x10"]]
+    previews: list[dict] = []
     for r in range(args.runs):
         for group in order:
             for name in (group if r % 2 == 0 else list(reversed(group))):
@@ -717,6 +808,16 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
                 if args.verbose:
                     print(f"run {r + 1} {name}: {sample.wall:.3f} s wall, {sample.cpu:.3f} s cpu, "
                           f"{sample.rss_mib:.0f} MiB, rc {sample.rc}", file=sys.stderr)
+        try:
+            measured = preview_latency(pnp, decks["deck_x10"], out / f"preview-{r}")
+        except Exception as exc:  # recorded as a failure; the other measurements stand
+            measured = {"error": f"{type(exc).__name__}: {exc}"}
+        measured["build_wall"] = round(stages["deck_x10"].samples[-1].wall, 4)
+        if "latency" in measured:
+            measured["ratio"] = round(measured["latency"] / measured["build_wall"], 4)
+        previews.append(measured)
+        if args.verbose:
+            print(f"run {r + 1} preview: {measured}", file=sys.stderr)
         if r < args.runs - 1:  # keep the disk small: the last run's outputs are listed below
             for p in out.glob(f"*-{r}*"):
                 if p.is_dir():
@@ -747,7 +848,7 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
                 "raw": pdf_stats(raw_pdf) if raw_pdf.is_file() else {}}
     games_outputs = list_outputs(out / f"games-{last}") if (out / f"games-{last}").is_dir() else {}
     return summarise(args, stages, counts, images, contents, games_outputs, notes, layouts_text is not None,
-                     big_art)
+                     big_art, previews)
 
 
 def _shown(path: str) -> str:
@@ -759,7 +860,7 @@ def _shown(path: str) -> str:
 
 
 def summarise(args, stages: dict[str, Stage], counts, images, contents, games_outputs, notes, fallback,
-              big_art: dict) -> dict:
+              big_art: dict, previews: list[dict] = ()) -> dict:
     result: dict = {
         "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "machine": dict(args.machine, load_after=[round(x, 2) for x in os.getloadavg()]
@@ -777,8 +878,13 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
         "big_art": big_art,
         "deck_x10_pdf": contents,
         "games_outputs": games_outputs,
+        "preview": {"runs": list(previews),
+                    "median": {k: median([p.get(k) for p in previews]) for k in ("latency", "build_wall", "ratio")}},
         "failures": [],
     }
+    for p in previews:
+        if "error" in p:
+            result["failures"].append({"stage": "preview", "rc": 1, "output": p["error"]})
     for name, st in stages.items():
         med = {k: median([getattr(s, k) for s in st.samples]) for k in ("wall", "cpu", "rss_mib", "bytes")}
         result["stages"][name] = {"cards": st.cards, "runs": [s.as_dict() for s in st.samples],
@@ -847,6 +953,12 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
                               ("help_wall", "help", "`pnp --help`")):
         goals.append({"goal": f"{label} under {GOALS[key]:g} s (wall)",
                       "measured": f"{m(stage):.2f} s ({m(stage, 'cpu'):.2f} s CPU)", "met": m(stage) < GOALS[key]})
+    pv = result["preview"]["median"]
+    if pv["ratio"] is not None:
+        goals.append({"goal": f"one changed cell of the {n2}-card deck shown by `pnp preview` within "
+                              f"{GOALS['preview_ratio']:g}x of a full build of it (save to refreshed card, wall)",
+                      "measured": f"{pv['ratio']:.3f}x ({pv['latency']:.2f} s against {pv['build_wall']:.2f} s)",
+                      "met": pv["ratio"] <= GOALS["preview_ratio"]})
     if args.quick:
         for g in goals:
             g["note"] = "quick size: not the goal's size"
@@ -945,6 +1057,15 @@ def markdown(res: dict) -> str:
             return f"**{r['median'][key]:.2f}** ({vals})" if r["median"][key] is not None else "-"
         lines.append(f"| {res['config']['cards'][deck]} cards | {cell('wall')} | {cell('cpu')} | {cell('rss')} "
                      f"| {cell('bytes')} |")
+    pv = res.get("preview", {})
+    if pv.get("runs"):
+        def pcell(key, fmt):
+            vals = ", ".join(format(p[key], fmt) for p in pv["runs"] if p.get(key) is not None)
+            return f"**{pv['median'][key]:{fmt}}** ({vals})" if pv["median"].get(key) is not None else "-"
+        lines += ["", f"`pnp preview` of the {res['config']['cards']['deck_x10']}-card deck, one cell saved, run by "
+                  "run (save to refreshed card, and the same run's full build of the deck):", "",
+                  "| save to refreshed card, s | full build, s | ratio |", "| --- | --- | --- |",
+                  f"| {pcell('latency', '.3f')} | {pcell('build_wall', '.2f')} | {pcell('ratio', '.3f')} |"]
     if "marginal_ms_per_card" in res:
         lines += ["", "Marginal CPU per card (least CPU of the runs): " + ", ".join(f"{k} cards: {v} ms" for k, v in
                                                            res["marginal_ms_per_card"].items())]

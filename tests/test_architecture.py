@@ -13,10 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pnp"
-LAYERS = ["cli", "pipeline", "outputs", "validate", "render", "design", "geometry", "model", "core"]
+LAYERS = ["cli", "preview", "pipeline", "outputs", "validate", "render", "design", "geometry", "model", "core"]
 """Top to bottom; outputs and validate are one layer, geometry and model another."""
-RANK = {"cli": 0, "pipeline": 1, "outputs": 2, "validate": 2, "render": 3, "design": 4, "geometry": 5,
-        "model": 5, "core": 6}
+RANK = {"cli": 0, "preview": 1, "pipeline": 2, "outputs": 3, "validate": 3, "render": 4, "design": 5, "geometry": 6,
+        "model": 6, "core": 7}
 SIBLINGS = {"outputs": "validate", "validate": "outputs", "geometry": "model", "model": "geometry"}
 
 

@@ -50,6 +50,12 @@ def _check(proc, out: Path, work: Path | None) -> None:
     for ratio in res["ratios"].values():
         assert ratio["median"]["wall"] > 0
     assert len(res["goals"]) >= 8 and all(isinstance(g["met"], bool) for g in res["goals"])
+    # pnp preview of the large deck: one run, a saved cell shown, as a ratio to that run's build
+    (preview,) = res["preview"]["runs"]
+    assert "error" not in preview, preview
+    assert 0 < preview["latency"] < preview["build_wall"] and preview["ratio"] == round(
+        preview["latency"] / preview["build_wall"], 4)
+    assert any("pnp preview" in g["goal"] for g in res["goals"])
     cards = res["config"]["cards"]
     assert cards == {"deck_sheet": 9, "deck": 18, "deck_x10": 54}
     # The report went to stdout, with every goal in it.

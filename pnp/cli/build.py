@@ -12,7 +12,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, load_options, sheet_options)
-from .output import output_root, print_build, resolve_games, run_games
+from .output import out, output_root, print_build, resolve_games, run_games
 
 
 def describe(name: str, result) -> str:
@@ -46,6 +46,7 @@ def build(
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
+    watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
@@ -57,8 +58,28 @@ def build(
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
     else:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
-    failed = False
-    for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter), write=True):
-        failed = print_build(report, strict, describe) or failed
+    sources = resolve_games(games)
+    root = output_root(output, games)
+    load = load_options(encoding, delimiter)
+
+    def once(settings: BuildSettings) -> bool:
+        failed = False
+        for report in run_games(sources, root, settings, load, write=True):
+            failed = print_build(report, strict, describe) or failed
+        return failed
+
+    failed = once(settings)
+    if watch:
+        from ..preview.watch import changes, watched_folders
+
+        folders = watched_folders(sources)
+        out.print(f"watching {len(folders)} folder(s) for changes; Ctrl-C stops", style="dim")
+        out.file.flush()
+        for _ in changes(folders, ignore=[root]):  # parts whose inputs did not change are kept
+            out.print()
+            once(settings)
+            out.print("watching for changes; Ctrl-C stops", style="dim")
+            out.file.flush()
+        return
     if failed:
         raise typer.Exit(1)
