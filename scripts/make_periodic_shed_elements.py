@@ -44,6 +44,14 @@ ACTINOIDS = range(89, 104)    # Ac..Lr, the IUPAC actinoid series
 # mendeleev's series names that are metals.
 METAL_SERIES = {"Alkali metals", "Alkaline earth metals", "Transition metals", "Poor metals",
                 "Lanthanides", "Actinides"}
+# Where the game decides against mendeleev's series (README.md, "Element facts decided"):
+# polonium is a metal. Both of its allotropes conduct like a metal, their resistivity rising
+# with temperature (N. N. Greenwood and A. Earnshaw, Chemistry of the Elements, 2nd ed., 1997,
+# ch. 16), although mendeleev files it with the metalloids.
+METAL_OVERRIDE = {"po": True}
+# British and IUPAC spellings (IUPAC, Nomenclature of Inorganic Chemistry, Recommendations
+# 2005, table I); mendeleev spells them the American way.
+NAME_OVERRIDE = {"Aluminum": "Aluminium", "Cesium": "Caesium"}
 
 # The cards the rules call ferromagnetic (taken by the batch attack).
 FERROMAGNETIC = {"fe", "ni", "co", "nd", "gd", "dy", "sm", "tc"}
@@ -96,6 +104,28 @@ def temperature_text(kelvin: int) -> str:
             "Metals with no known melting point stay. Then discard this card.")
 
 
+def melting_point(el) -> float | None:
+    """The melting point in kelvin. mendeleev gives none for an element with several allotropes
+    (tin, phosphorus, sulfur, selenium); then take the highest melting point among them, the
+    temperature at which the last solid form turns liquid on heating at standard pressure
+    (white tin at 505.08 K, as in the CRC Handbook of Chemistry and Physics). A sublimation
+    point is not a melting point: carbon, which only sublimes, keeps none."""
+    if el.melting_point is not None:
+        return el.melting_point
+    melts = [t.melting_point for t in (el.phase_transitions or [])
+             if t.melting_point is not None and not getattr(t, "is_sublimation_point", False)]
+    return max(melts) if melts else None
+
+
+def group_of(el) -> str:
+    """The periodic group printed on the card; blank for the f-block series. The game puts La
+    and Ac with the lanthanoids and actinoids (IUPAC 2005 recommendations, IR-3.5: La-Lu and
+    Ac-Lr), so their cards do not print group 3, which is the Early Transition Metals' group."""
+    if el.atomic_number in LANTHANOIDS or el.atomic_number in ACTINOIDS or el.group_id is None:
+        return ""
+    return str(int(el.group_id))
+
+
 def fmt_bool(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -110,8 +140,8 @@ def element_rows() -> list[list[str]]:
         for z in range(1, 119):
             el = element(z)
             card_id = el.symbol.lower()
-            metal = el.series in METAL_SERIES
-            mp = el.melting_point
+            metal = METAL_OVERRIDE.get(card_id, el.series in METAL_SERIES)
+            mp = melting_point(el)
             icons = []
             if metal:
                 icons.append("metal")
@@ -122,9 +152,9 @@ def element_rows() -> list[list[str]]:
             if card_id in COMBO:
                 icons.append("combo")
             rows.append([
-                card_id, "element", el.name, el.symbol, str(el.atomic_number),
+                card_id, "element", NAME_OVERRIDE.get(el.name, el.name), el.symbol, str(el.atomic_number),
                 family_for(el.atomic_number, el.group_id),
-                "" if el.group_id is None else str(int(el.group_id)),
+                group_of(el),
                 str(el.period),
                 fmt_bool(metal),
                 "" if mp is None else f"{round(mp, 2):.2f}",

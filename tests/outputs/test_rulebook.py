@@ -472,7 +472,7 @@ def test_same_bytes_in_another_process(tmp_path):
 def test_changed_cost_in_the_csv_changes_the_rulebook(aa_build, tmp_path):
     out, _ = aa_build
     before = "\n".join(page_texts(out / "atomic-assembly-rulebook.pdf"))
-    assert re.search(r"^Aqueduct 2 H \+ O 3 H2O$", before, re.M)
+    assert re.search(r"^Aqueduct 2 H \+ O 3 H₂O$", before, re.M)
     game_dir = tmp_path / "atomic-assembly"
     shutil.copytree(CARD_DATA / "atomic-assembly", game_dir)
     csv_path = game_dir / "blueprints.csv"
@@ -483,7 +483,7 @@ def test_changed_cost_in_the_csv_changes_the_rulebook(aa_build, tmp_path):
     game = load_game(game_dir, "atomic-assembly")
     result = build_rulebook(game, AA_SOURCE, tmp_path / "out", "letter", False)
     after = "\n".join(page_texts(result.files[0]))
-    assert re.search(r"^Aqueduct 3 H \+ O 4 H2O$", after, re.M)
+    assert re.search(r"^Aqueduct 3 H \+ O 4 H₂O$", after, re.M)
     assert not re.search(r"^Aqueduct 2 H \+ O", after, re.M)
 
 

@@ -358,7 +358,7 @@ def test_tokens_without_a_layout_are_reported_not_dropped(tmp_path):
 
 
 @pytest.mark.parametrize("gid, want", [
-    ("atomic-assembly", {(25.0, 25.0): 12, (20.0, 20.0): 16, (25.0, 114.0): 4}),
+    ("atomic-assembly", {(25.0, 25.0): 12, (20.0, 20.0): 16, (25.0, 114.0): 4, (18.0, 18.0): 4}),
     ("ars-alchimia", {(15.0, 15.0): 80, (20.0, 20.0): 4, (12.0, 12.0): 20}),
 ])
 def test_bundled_token_counts_equal_the_data(tmp_path, gid, want):

@@ -1,0 +1,119 @@
+"""Periodic Shed errata: element facts decided from cited sources, and a rulebook and player aids
+that say the same thing everywhere.
+
+Text, positions and sizes are read from the written PDFs (pdfplumber); expected values come from
+card_data/periodic-shed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+
+from conftest import CARD_DATA, ROOT
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.base import SheetOptions
+from pnp.outputs.cards import build_cards
+from pnp.outputs.rulebook import build_rulebook
+
+GAME_DIR = CARD_DATA / "periodic-shed"
+TEMPLATES = ROOT / "templates" / "periodic-shed"
+SOURCE = GameSource(GAME_DIR, "periodic-shed", TEMPLATES, "templates/periodic-shed")
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME_DIR)
+
+
+@pytest.fixture(scope="module")
+def elements(game):
+    return {r.id: r for r in game.components["cards"].rows if r["kind"] == "element"}
+
+
+@pytest.fixture(scope="module")
+def rulebook(game, tmp_path_factory):
+    result = build_rulebook(game, SOURCE, tmp_path_factory.mktemp("ps-rb"), "letter", False)
+    assert not [f for f in result.findings if f.severity == "error"], result.findings
+    (pdf,) = result.files
+    with pdfplumber.open(pdf) as doc:
+        pages = [p.extract_text() or "" for p in doc.pages]
+    return pdf, pages
+
+
+@pytest.fixture(scope="module")
+def text(rulebook) -> str:
+    return flat("\n".join(rulebook[1][1:]))
+
+
+def test_element_facts_follow_the_decisions(elements):
+    # tin melts (white tin, 505.08 K); only sublimation keeps carbon without a value
+    assert elements["sn"]["melting_point_k"] == pytest.approx(505.08, abs=0.01)
+    assert elements["c"]["melting_point_k"] is None and elements["he"]["melting_point_k"] is None
+    for el, k in (("p", 317.30), ("s", 388.36), ("se", 493.95)):
+        assert elements[el]["melting_point_k"] == pytest.approx(k, abs=0.01), el
+    # polonium is a metal (and still radioactive); its badge says so
+    po = elements["po"]
+    assert po["metal"] is True and po["radioactive"] is True and "metal" in po["icons"]
+    # La and Ac are f-block cards like their series: no group printed, so none says "Group 3"
+    for el in ("la", "ac", "lu", "lr"):
+        assert elements[el]["group"] is None, el
+    # British (IUPAC) spellings
+    assert elements["al"]["title"] == "Aluminium" and elements["cs"]["title"] == "Caesium"
+
+
+def test_the_worked_example_melts_tin(game, elements, text):
+    t600 = 600
+    assert elements["sn"]["melting_point_k"] <= t600
+    m = re.search(r"Cleo turns up the heat\.(.*?)current card, because action cards never are", text)
+    assert m
+    said = m.group(1)
+    assert re.search(r"Tin \(505\.08 K\)", said)
+    assert "has no melting point on its card" not in said
+    assert "Lead needs 600.61 K" in said
+
+
+def test_every_f_block_card_prints_no_group(game, tmp_path):
+    result = build_cards(game, game_layouts(game, SOURCE), tmp_path, SheetOptions(paper="a4"))
+    assert not [f for f in result.findings if f.severity == "error"]
+    pdf = next(p for p in result.files if p.name.endswith("-cards.pdf"))
+    with pdfplumber.open(pdf) as doc:
+        printed = flat(" ".join(p.extract_text() or "" for p in doc.pages))
+    assert "Group 3 · Period 6" not in printed and "Group 3 · Period 7" not in printed
+    assert "Aluminium" in printed and "Caesium" in printed and "Cesium" not in printed
+
+
+def test_lists_and_the_quick_reference(game, text):
+    magnets = [r["symbol"] for r in game.components["cards"].rows if r["kind"] == "element" and r["ferromagnetic"]]
+    assert f"takes {', '.join(magnets)} from all other hands" in text
+    assert "play an action card (any time)" not in text
+    assert "play an action card (on your turn, whatever the current card is)" in text
+    assert "Cesium" not in text and "Aluminum" not in text
+
+
+def test_decay_is_counted_without_showing_the_card(game, text):
+    m = re.search(r"Radioactive decay (.*?)When the draw pile runs out", text)
+    assert m
+    decay = m.group(1)
+    assert "sideways in your hand" not in decay
+    assert "slip of paper" in decay and "nobody sees which card" in decay
+    rounds = game.manifest["rules"]["decay_full_rounds"]
+    words = ["zero", "one", "two", "three", "four", "five"][rounds]
+    assert f"{words} marks" in decay
+    assert "quarter" not in text
+
+
+def test_no_half_empty_page_before_the_card_pictures(rulebook):
+    # "Reading an element card" starts on the page of "What is in the box", not on a page of its own
+    pages = rulebook[1]
+    box = next(i for i, t in enumerate(pages) if "What is in the box" in t and i > 0)
+    reading = next(i for i, t in enumerate(pages) if "Reading an element card" in t and i > 0)
+    assert reading == box
