@@ -12,22 +12,15 @@ from collections import Counter
 import pdfplumber
 import pytest
 
-from conftest import CARD_DATA, ROOT
+from bundled import built_rulebook, bundled_source, flat, page_texts
 from pnp.design.layouts import game_layouts
-from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.boards import build_boards
 from pnp.outputs.cards import build_cards
-from pnp.outputs.rulebook import build_rulebook
 
-GAME_DIR = CARD_DATA / "ars-alchimia"
-TEMPLATES = ROOT / "templates" / "ars-alchimia"
-SOURCE = GameSource(GAME_DIR, "ars-alchimia", TEMPLATES, "templates/ars-alchimia")
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+SOURCE = bundled_source("ars-alchimia")
+GAME_DIR = SOURCE.path
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +30,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def text(game, tmp_path_factory) -> str:
-    result = build_rulebook(game, SOURCE, tmp_path_factory.mktemp("ars-rb"), "letter", False)
-    assert not [f for f in result.findings if f.severity == "error"], result.findings
-    (pdf,) = result.files
-    with pdfplumber.open(pdf) as doc:
-        return flat("\n".join(p.extract_text() or "" for p in doc.pages[1:]))
+    return flat("\n".join(page_texts(built_rulebook(game, SOURCE, tmp_path_factory.mktemp("ars-rb")))[1:]))
 
 
 def test_the_worker_limit_sentence_is_computed_from_the_data(game, text):

@@ -14,24 +14,17 @@ import unicodedata
 import pdfplumber
 import pytest
 
-from conftest import CARD_DATA, ROOT
-from pnp.model.games import GameSource
+from bundled import built_rulebook, bundled_source, flat, page_texts
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.boards import build_boards
-from pnp.outputs.rulebook import build_rulebook
 
-GAME_DIR = CARD_DATA / "assemble"
-TEMPLATES = ROOT / "templates" / "assemble"
-SOURCE = GameSource(GAME_DIR, "assemble", TEMPLATES, "templates/assemble")
+SOURCE = bundled_source("assemble")
+GAME_DIR = SOURCE.path
 SHAPES = ("hexagon", "diamond", "square", "octagon", "circle", "triangle", "star")
 # words of a Unicode character name that say nothing about what is drawn
 FILLER = {"BLACK", "WHITE", "HEAVY", "SIGN", "MARK", "WITH", "AND", "OF", "THE", "LEFT", "RIGHT",
           "POINTING", "RIGHTWARDS", "QUOTATION", "LAST", "QUARTER", "HALF", "DIGIT"}
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +34,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def text(game, tmp_path_factory) -> str:
-    result = build_rulebook(game, SOURCE, tmp_path_factory.mktemp("as-rb"), "letter", False)
-    assert not [f for f in result.findings if f.severity == "error"], result.findings
-    (pdf,) = result.files
-    with pdfplumber.open(pdf) as doc:
-        return flat("\n".join(p.extract_text() or "" for p in doc.pages[1:]))
+    return flat("\n".join(page_texts(built_rulebook(game, SOURCE, tmp_path_factory.mktemp("as-rb")))[1:]))
 
 
 def test_the_example_gives_the_token_to_whoever_recruited_el_numero_uno(game, text):
@@ -69,7 +58,7 @@ def _glyph_words(ch: str) -> set[str]:
 
 
 def test_each_description_names_the_glyph_drawn(game):
-    layouts = tomllib.loads((TEMPLATES / "layouts.toml").read_text(encoding="utf-8"))["icons"]
+    layouts = tomllib.loads((SOURCE.templates_dir / "layouts.toml").read_text(encoding="utf-8"))["icons"]
     for table, words_col in (("insignias", "emblem"), ("icons", "glyph")):
         for row in game.components[table].rows:
             icon = layouts[row.id]

@@ -12,21 +12,15 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from conftest import CARD_DATA, ROOT
+from bundled import built_rulebook, bundled_source, flat, page_texts
 from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.boards import build_boards
-from pnp.outputs.rulebook import build_rulebook
 from pnp.validate.check import check_game
 
-GAME_DIR = CARD_DATA / "atomic-assembly"
-TEMPLATES = ROOT / "templates" / "atomic-assembly"
-SOURCE = GameSource(GAME_DIR, "atomic-assembly", TEMPLATES, "templates/atomic-assembly")
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+SOURCE = bundled_source("atomic-assembly")
+GAME_DIR = SOURCE.path
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +30,12 @@ def game():
 
 @pytest.fixture(scope="module")
 def rulebook(game, tmp_path_factory) -> Path:
-    result = build_rulebook(game, SOURCE, tmp_path_factory.mktemp("aa-rb"), "letter", False)
-    assert not [f for f in result.findings if f.severity == "error"], result.findings
-    (pdf,) = result.files
-    return pdf
+    return built_rulebook(game, SOURCE, tmp_path_factory.mktemp("aa-rb"))
 
 
 @pytest.fixture(scope="module")
 def pages(rulebook) -> list[str]:
-    with pdfplumber.open(rulebook) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
+    return page_texts(rulebook)
 
 
 @pytest.fixture(scope="module")

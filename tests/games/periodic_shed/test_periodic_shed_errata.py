@@ -12,21 +12,14 @@ import re
 import pdfplumber
 import pytest
 
-from conftest import CARD_DATA, ROOT
+from bundled import built_rulebook, bundled_source, flat, page_texts
 from pnp.design.layouts import game_layouts
-from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.cards import build_cards
-from pnp.outputs.rulebook import build_rulebook
 
-GAME_DIR = CARD_DATA / "periodic-shed"
-TEMPLATES = ROOT / "templates" / "periodic-shed"
-SOURCE = GameSource(GAME_DIR, "periodic-shed", TEMPLATES, "templates/periodic-shed")
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+SOURCE = bundled_source("periodic-shed")
+GAME_DIR = SOURCE.path
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +34,8 @@ def elements(game):
 
 @pytest.fixture(scope="module")
 def rulebook(game, tmp_path_factory):
-    result = build_rulebook(game, SOURCE, tmp_path_factory.mktemp("ps-rb"), "letter", False)
-    assert not [f for f in result.findings if f.severity == "error"], result.findings
-    (pdf,) = result.files
-    with pdfplumber.open(pdf) as doc:
-        pages = [p.extract_text() or "" for p in doc.pages]
-    return pdf, pages
+    pdf = built_rulebook(game, SOURCE, tmp_path_factory.mktemp("ps-rb"))
+    return pdf, page_texts(pdf)
 
 
 @pytest.fixture(scope="module")
