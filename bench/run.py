@@ -354,14 +354,7 @@ title = "str"
 copies = { type = "int", min = 0 }
 """
 
-IMAGE_LAYOUTS = """\
-[layouts.face]
-background = "white"
-[layouts.face.boxes.art]
-type = "image"
-image = "art/face.png"
-area = "bleed"
-fit = "cover"
+TITLE_AND_BACK = """\
 [layouts.face.boxes.title]
 type = "text"
 text = "{{ title }}"
@@ -381,6 +374,17 @@ image = "art/back.png"
 area = "bleed"
 fit = "cover"
 """
+"""The title box of both image decks' faces, and their back: art/back.png over the full bleed."""
+
+IMAGE_LAYOUTS = """\
+[layouts.face]
+background = "white"
+[layouts.face.boxes.art]
+type = "image"
+image = "art/face.png"
+area = "bleed"
+fit = "cover"
+""" + TITLE_AND_BACK
 
 
 def make_image_game(dest: Path, cards: int) -> int:
@@ -414,25 +418,7 @@ y = "8mm"
 width = "40mm"
 height = "40mm"
 fit = "contain"
-[layouts.face.boxes.title]
-type = "text"
-text = "{{ title }}"
-x = "5mm"
-y = "70mm"
-width = "53.5mm"
-height = "10mm"
-font = "sans-bold"
-size = 14
-align = "center"
-
-[layouts.back]
-background = "white"
-[layouts.back.boxes.art]
-type = "image"
-image = "art/back.png"
-area = "bleed"
-fit = "cover"
-"""
+""" + TITLE_AND_BACK
 
 
 def big_picture(px: int, seed: int):
