@@ -49,7 +49,7 @@ def export(
         return
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, jobs=jobs,
                              outputs=("export",), targets=tuple(target or ()), manifest_targets=not target,
-                             url_prefix=url_prefix, image_dpi=image_dpi)
+                             url_prefix=url_prefix, image_dpi=image_dpi, draft=False)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False):

@@ -66,6 +66,8 @@ class BuildSettings:
     for A-series sheet paper, else Letter); ``url_prefix`` replaces a Tabletop Simulator
     profile's image URLs. ``only`` (``DECK`` or ``DECK/ROW_ID`` each) makes a quick card sheet
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
+    ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
+    rulebook, their check); False makes it an error. Export targets always refuse it.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -81,6 +83,7 @@ class BuildSettings:
     url_prefix: str | None = None
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
+    draft: bool = True
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
@@ -91,6 +94,12 @@ class BuildSettings:
         """The resolution art is embedded at in files read on a screen (contact sheets):
         ``image_dpi``, else SCREEN_DPI (150)."""
         return self.image_dpi or SCREEN_DPI
+
+
+def draft_option(draft: bool) -> tuple:
+    """What the draft setting adds to a stage's options: nothing for a draft (the default), so
+    the records of earlier builds stay fresh."""
+    return () if draft else (("draft", False),)
 
 
 def dpi_option(dpi: int | None, default: int) -> tuple:

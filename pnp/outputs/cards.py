@@ -28,7 +28,7 @@ from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
 from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
-from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, write_result
+from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, write_result
 
 CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
 """Where the registration crosses sit on the calibration pages, as fractions of the sheet."""
@@ -341,7 +341,7 @@ def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
-                 contact_dpi: int | None = SCREEN_DPI) -> BuildResult:
+                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
@@ -351,11 +351,11 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit); art is
     embedded at ``image_dpi`` in the sheets and ``contact_dpi`` in the contact sheets (px/in
     at its placed size). With ``only`` (:func:`select_cards`), just those cards go on
-    ``<game>-cards-only.pdf``, with no contact sheets. Raises BuildError when the cards fit no
-    sheet.
+    ``<game>-cards-only.pdf``, with no contact sheets. A ``draft`` prints missing art as a
+    placeholder, a warning (else an error). Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game))
+                        facts=game_facts(game), draft=draft)
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)
@@ -396,10 +396,11 @@ class CardsOutput:
         def render(dry: bool) -> BuildResult:
             return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, settings.sheet,
                                 max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
-                                image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi())
+                                image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi(),
+                                draft=settings.draft)
 
         # a quick sheet of some cards has a record of its own: the full build's stays valid
         return [Stage("cards-only" if settings.only else "cards",
                       job.data_files() + job.card_template_files() + job.font_files(), render,
                       (settings.sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
-                      + ((settings.only,) if settings.only else ()))]
+                      + ((settings.only,) if settings.only else ()) + draft_option(settings.draft))]

@@ -78,7 +78,7 @@ def run_game(job: BuildJob) -> GameReport:
     errors and lifts the copies cap."""
     settings = job.settings
     load = replace(job.load, copies_cap=None) if settings.force else job.load
-    data = check_game_full(job.source, load)
+    data = check_game_full(job.source, load, draft=settings.draft)
     game = data.game
     report = GameReport(data.display, data.title, game is not None,
                         rules_checked=data.rules_checked)

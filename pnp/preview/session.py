@@ -174,7 +174,7 @@ class PreviewSession:
         layouts = self._layouts(game)
         keys = self._keys_for(layouts)
         renderer = Renderer(layouts, game.path, max_image_pixels=self.settings.max_image_pixels,
-                            game_display=game.display_root)
+                            game_display=game.display_root, draft=self.settings.draft)
         rows: dict[tuple, list[dict]] = {}
         game_token = (game.id, game.title, repr(sorted(game.manifest.get("colors", {}).items())), id(layouts))
         for comp in game:
@@ -280,7 +280,7 @@ class PreviewSession:
             return
         keys = KeyMaker(layouts)
         renderer = Renderer(layouts, game.path, max_image_pixels=self.settings.max_image_pixels,
-                            game_display=game.display_root)
+                            game_display=game.display_root, draft=self.settings.draft)
         section = {"id": "boards", "kind": "boards", "name": "Boards and sheets", "items": []}
         for bp in boards:
             recipe = Recipe("board", bp.piece, renderer, bp.size, layouts.bleed)

@@ -40,7 +40,7 @@ class Renderer:
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
                  color_convert: Callable[[str, str], Any] | None = None,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI,
-                 game_display: str = "", facts: tuple = ()):
+                 game_display: str = "", facts: tuple = (), draft: bool = False):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.
@@ -48,8 +48,10 @@ class Renderer:
         (300, the print norm of print-specs.md §2) is a preflight finding. ``game_display`` is
         how messages name the game folder (``card_data/<id>``; default its folder name).
         ``facts`` (:func:`pnp.model.facts.game_facts`) are the numbers of the data that text
-        drawn must not contradict."""
+        drawn must not contradict. ``draft``: missing art prints a placeholder and is a warning
+        (a home build, its check, the preview), not an error (an export)."""
         self.color_convert = color_convert
+        self.draft = draft
         self._form_canvas = None
         self._forms: dict = {}
         self._form_findings: dict = {}
@@ -159,17 +161,19 @@ class Renderer:
         if text in ("", "none"):
             return None
         if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
-            return self._paint_color(text.upper(), role)
+            return self.paint(text.upper(), role)
         palette = self.layouts.colors
         if text in palette:
-            return self._paint_color(palette[text].upper(), role)
+            return self.paint(palette[text].upper(), role)
         if text in BASIC_COLORS:
-            return self._paint_color(BASIC_COLORS[text], role)
+            return self.paint(BASIC_COLORS[text], role)
         raise self.layouts.error(where, f"{text!r} is not a colour of this game",
                                  hint=did_you_mean(text, list(palette) + list(BASIC_COLORS),
                                                    "use a name from [colors] in game.toml, or #RRGGBB"))
 
-    def _paint_color(self, hexcolor: str, role: str):
+    def paint(self, hexcolor: str, role: str):
+        """``#RRGGBB`` as the reportlab colour this renderer paints ``role`` (text, fill,
+        stroke) with: as given, or converted by the print profile's ``color_convert``."""
         if self.color_convert is not None:
             return self.color_convert(hexcolor, role)
         from reportlab.lib.colors import HexColor

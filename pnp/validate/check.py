@@ -128,9 +128,10 @@ def manifest_title(folder) -> str:
     return title if isinstance(title, str) else ""
 
 
-def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
+def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), draft: bool = False) -> CheckResult:
     """Load and check one game folder's data (``source``); see :class:`CheckResult`. The
-    designs are checked by drawing them (:func:`pnp.pipeline.build.run_game`)."""
+    designs are checked by drawing them (:func:`pnp.pipeline.build.run_game`). In a ``draft``
+    missing art is a warning (its drawings print a placeholder)."""
     display = source.display
     try:
         game = load_game(source.path, display, options)
@@ -147,7 +148,7 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions()) ->
     findings += run_rulebook(game, book)
     findings += check_rules_keys(game, book, source.templates_dir)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
-    findings += check_art_paths(game)
+    findings += check_art_paths(game, draft)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     return CheckResult(display, game, findings, book, n_rules, files)

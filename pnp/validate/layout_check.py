@@ -14,8 +14,9 @@ from ..model.game import Game
 from ..render.preflight import art_missing, art_outside
 
 
-def check_art_paths(game: Game) -> list[Finding]:
-    """An error finding for each ``path`` cell whose file is missing or outside the game folder."""
+def check_art_paths(game: Game, draft: bool = False) -> list[Finding]:
+    """A finding for each ``path`` cell whose file is missing (an error; a warning in a
+    ``draft``, whose drawings print a placeholder) or outside the game folder (an error)."""
     findings: list[Finding] = []
     root = game.path.resolve()
     for comp in game:
@@ -31,5 +32,5 @@ def check_art_paths(game: Game) -> list[Finding]:
                 if not target.is_relative_to(root):
                     findings.append(art_outside(row.location(name), rel, piece))
                 elif not target.is_file():
-                    findings.append(art_missing(row.location(name), rel, piece))
+                    findings.append(art_missing(row.location(name), rel, piece, draft=draft))
     return findings

@@ -144,11 +144,12 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     Image.new("RGB", (900, 1200)).save(tiny / "art" / "fire.png")
     layouts.write_text(layouts.read_text().replace("{{ titel }}", "{{ title }}") +
                        '\n[layouts.action.boxes.art]\ntype = "image"\nimage = "art/{{ id }}.png"\narea = "trim"\n')
-    result = pnp("build", str(tiny), "-o", str(out))
+    # (a draft build prints a placeholder for it; --strict, the print-ready build, refuses it)
+    result = pnp("build", str(tiny), "-o", str(out), "--strict")
     assert result.returncode == 1
     assert "layout.art-missing" in result.stdout and "no file 'art/leaf.png' in the game folder" in result.stdout
     assert "piece: cards/leaf" in result.stdout
-    check = pnp("check", str(tiny))
+    check = pnp("check", str(tiny), "--strict")
     assert check.returncode == 1 and "no file 'art/leaf.png' in the game folder" in check.stdout
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
     assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []

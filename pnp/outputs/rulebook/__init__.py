@@ -30,7 +30,7 @@ from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ...render.preflight import printed_fact
 from ...model.games import GameSource
-from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
+from ..base import BuildResult, OutputJob, Stage, dpi_option, draft_option, write_result
 from .booklet import impose_booklet
 from .images import ImageResolver
 from .markdown import RulebookPdf, markdown_pdf
@@ -57,13 +57,14 @@ class Rulebook:
 
 def render_rulebook(game: Game, source: GameSource, paper: str = "letter", booklet: bool = False,
                     max_image_pixels: int | None = DEFAULT_MAX_PIXELS, impose: bool = True,
-                    image_dpi: int | None = PRINT_DPI) -> Rulebook:
+                    image_dpi: int | None = PRINT_DPI, draft: bool = False) -> Rulebook:
     """Render a game's rulebook to PDF bytes (nothing is written).
 
     Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
     laid out again on half sheets (A5 for a4, half-letter for letter; pnp.geometry.booklet) and imposed
     2-up (``impose`` False lays the booklet out but does not impose it: a dry run). Raster
-    pictures are embedded at ``image_dpi`` px/in at their placed size (print: 300). Raises
+    pictures are embedded at ``image_dpi`` px/in at their placed size (print: 300). In a
+    ``draft``, cards drawn in it print missing art as a placeholder, a warning. Raises
     RulebookError (template or Markdown), LayoutError (card layouts) or BuildError (paper,
     page overflow).
     """
@@ -74,7 +75,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     jobs = [(key, size, SINGLE_STYLE, False)]
     if booklet:
         jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
-    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels,
+    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels, draft=draft,
                              locate=template_locator(source.templates_dir / TEMPLATE_NAME, display))
     results = []
     try:
@@ -128,7 +129,7 @@ def _printed_facts(game: Game, markdown: str, locate) -> list[Finding]:
 
 def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: str, booklet: bool,
                           max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
-                          image_dpi: int | None = PRINT_DPI) -> BuildResult:
+                          image_dpi: int | None = PRINT_DPI, draft: bool = False) -> BuildResult:
     """A game's rulebook in memory (``result.outputs``; nothing is written):
     ``out_dir/<game>-rulebook.pdf`` (single pages on ``paper``) and, with ``booklet``,
     ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for duplex short-edge printing; a
@@ -145,7 +146,8 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
                                        "no rulebook template; no rulebook built",
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result
-    book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry, image_dpi=image_dpi)
+    book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry, image_dpi=image_dpi,
+                           draft=draft)
     result.outputs.append((out_dir / f"{game.id}-rulebook.pdf", book.single.pdf))
     if book.booklet is not None:
         result.outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
@@ -177,7 +179,9 @@ class RulebookOutput:
 
         def render(dry: bool) -> BuildResult:
             return render_rulebook_files(job.game, job.source, job.out_dir, paper, settings.booklet,
-                                         max_image_pixels=settings.max_image_pixels, dry=dry, image_dpi=dpi)
+                                         max_image_pixels=settings.max_image_pixels, dry=dry, image_dpi=dpi,
+                                         draft=settings.draft)
 
         return [Stage(name, job.data_files() + job.template_files() + job.font_files(), render,
-                      (paper, settings.booklet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI))]
+                      (paper, settings.booklet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
+                      + draft_option(settings.draft))]

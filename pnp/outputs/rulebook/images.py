@@ -229,9 +229,11 @@ class ImageResolver:
     inside one of them."""
 
     def __init__(self, template, base: Path | None, display: str, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                 locate: Callable[[str], Location] | None = None):
+                 locate: Callable[[str], Location] | None = None, draft: bool = False):
         """``locate(text)`` is where the template writes ``text`` (an image's target, an
-        icon's name), for findings; by default the template file without a line."""
+        icon's name), for findings; by default the template file without a line. ``draft``:
+        cards drawn print missing art as a placeholder, a warning."""
+        self.draft = draft
         self.template = template
         self.base = base
         self.display = display
@@ -276,7 +278,7 @@ class ImageResolver:
         if self._renderer is None:
             t = self.template
             self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels,
-                                      game_display=t.game.display_root)
+                                      game_display=t.game.display_root, draft=self.draft)
         return self._renderer
 
     def card_errors(self) -> list[Finding]:

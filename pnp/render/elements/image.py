@@ -25,7 +25,8 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
         renderer.note((piece.card_key, rel, "outside"), art_outside(where, rel, piece.card_key))
         return
     if not path.is_file():
-        renderer.note((piece.card_key, rel, "missing"), art_missing(where, rel, piece.card_key))
+        renderer.note((piece.card_key, rel, "missing"), art_missing(where, rel, piece.card_key, draft=renderer.draft))
+        draw_placeholder(c, rect, rel, renderer.paint)
         return
     bx, by, bw, bh = rect
     if path.suffix.lower() == ".svg":
@@ -71,6 +72,46 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     clip.rect(bx, by, bw, bh)
     c.clipPath(clip, stroke=0, fill=0)
     draw_art(c, art, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh)
+    c.restoreState()
+
+
+PLACEHOLDER_INK = "#E4007C"
+"""The colour of a missing picture's placeholder: process magenta, which no bundled design
+uses, so a proof shows at a glance what is still to come."""
+
+
+def draw_placeholder(c, rect, rel: str, paint) -> None:
+    """Mark ``rect`` (x, y, w, h in pt) where the picture ``rel`` is missing: a white box with
+    a 0.75 pt magenta outline, crossed corner to corner, and ``missing: <file name>`` across its
+    middle (DejaVu Sans, 7 pt or smaller to fit the width, not below 3 pt; cut at the box's edges).
+    ``paint(hex, role)`` gives the colours as the file paints (RGB, or a print profile's CMYK)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from ..fonts import register
+
+    x, y, w, h = rect
+    if w <= 0 or h <= 0:
+        return
+    ink, paper = paint(PLACEHOLDER_INK, "stroke"), paint("#FFFFFF", "fill")
+    c.saveState()
+    clip = c.beginPath()
+    clip.rect(x, y, w, h)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.setFillColor(paper)
+    c.setStrokeColor(ink)
+    c.setLineWidth(0.75)
+    c.rect(x, y, w, h, stroke=1, fill=1)
+    c.line(x, y, x + w, y + h)
+    c.line(x, y + h, x + w, y)
+    font = register("sans")
+    name = "missing: " + (rel.replace("\\", "/").rsplit("/", 1)[-1] or rel)
+    size = max(3.0, min(7.0, 7.0 * (w - 4) / max(stringWidth(name, font, 7.0), 1e-6)))
+    width = stringWidth(name, font, size)
+    c.setFillColor(paper)
+    c.rect(x + (w - width) / 2 - 1.5, y + h / 2 - size * 0.45, width + 3, size * 1.3, stroke=0, fill=1)
+    c.setFillColor(paint(PLACEHOLDER_INK, "text"))
+    c.setFont(font, size)
+    c.drawCentredString(x + w / 2, y + h / 2 - size * 0.2, name)
     c.restoreState()
 
 

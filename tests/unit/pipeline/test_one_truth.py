@@ -109,9 +109,9 @@ CASES = {
     # case: (mutation, the finding both must report)
     "missing boards.toml": (no_boards_file, ("error", "layout.file", "g/templates")),
     "art missing on the 5th card": (art_missing_on_the_fifth_card,
-                                    ("error", "layout.art-missing", "g/templates/layouts.toml:94 (layouts.action.boxes.art.image)")),
+                                    ("warning", "layout.art-missing", "g/templates/layouts.toml:94 (layouts.action.boxes.art.image)")),
     "missing board image": (board_image_missing,
-                            ("error", "layout.art-missing", "g/templates/boards.toml:16 (layouts.board.boxes.map.image)")),
+                            ("warning", "layout.art-missing", "g/templates/boards.toml:16 (layouts.board.boxes.map.image)")),
     "overflow on one card of 20": (overflow_on_one_card_of_twenty,
                                    ("warning", "preflight.text-overflow", "g/cards.csv:13:5 (text)")),
     "a glyph missing on one card": (glyph_missing_on_one_card,
@@ -154,3 +154,25 @@ def test_a_harmless_edit_raises_no_finding(tiny, tmp_path):
     manifest.write_text(manifest.read_text(encoding="utf-8").replace('green = "#27AE60"', 'green = "#2ECC71"'),
                         encoding="utf-8")
     assert before == set() and placed(runs(tiny, tmp_path / "b")[0].findings) == set()
+
+
+def test_a_draft_prints_missing_art_as_a_placeholder_and_an_export_refuses_it(tiny, tmp_path):
+    import pypdfium2
+
+    art_missing_on_the_fifth_card(tiny)
+    source = GameSource(tiny, "g", tiny / "templates", "g/templates")
+    where = ("layout.art-missing", "g/templates/layouts.toml:94 (layouts.action.boxes.art.image)")
+    built = run_game(BuildJob(source, tmp_path / "out", BuildSettings(SheetOptions(contact_sheets=False))))
+    assert built.written and ("warning",) + where in placed(built.findings)
+    pdf = pypdfium2.PdfDocument(tmp_path / "out" / "tiny" / "tiny-cards.pdf")
+    text = "".join(page.get_textpage().get_text_range() for page in pdf)
+    assert text.count("c5.png") == 1 and "c4.png" not in text  # only the missing picture is marked
+    # the check of an export, and the export, call it an error at the same cell and write nothing
+    export = BuildSettings(outputs=("export",), targets=("tgc",), manifest_targets=False, draft=False)
+    dry = run_game(BuildJob(source, tmp_path / "x", export, write=False))
+    assert ("error",) + where in placed(dry.findings)
+    refused = run_game(BuildJob(source, tmp_path / "x", export))
+    assert refused.refused == "errors" and not (tmp_path / "x").exists()
+    check = BuildSettings(SheetOptions(contact_sheets=False), targets=("tgc",))
+    assert {("warning",) + where, ("error",) + where} <= placed(run_game(BuildJob(source, tmp_path / "c", check,
+                                                                               write=False)).findings)
