@@ -11,7 +11,7 @@ from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
-                      PaperOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
@@ -47,6 +47,7 @@ def build(
     delimiter: DelimiterOpt = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
@@ -64,8 +65,8 @@ def build(
 
     def once(settings: BuildSettings) -> bool:
         failed = False
-        for report in run_games(sources, root, settings, load, write=True):
-            failed = print_build(report, strict, describe) or failed
+        for report in run_games(sources, root, settings, load, write=True, quiet=quiet):
+            failed = print_build(report, strict, describe, quiet) or failed
         return failed
 
     failed = once(settings)

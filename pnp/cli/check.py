@@ -17,7 +17,7 @@ from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
-                      PaperOpt, TargetOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
 
 
@@ -42,6 +42,7 @@ def check(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check games as pnp build would build them, without writing anything: the data against the
     manifest, the rulebook's totals and each game's rules, and every card, board, token and
@@ -56,7 +57,8 @@ def check(
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
-    reports = run_games(sources, output_root(output, games), settings, load, write=False)
+    reports = run_games(sources, output_root(output, games), settings, load, write=False,
+                        quiet=quiet or format is Format.JSON)
     bad = any(failing(r.findings, strict) for r in reports)
     analyses: dict = {}
     written: dict = {}

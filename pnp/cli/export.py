@@ -11,7 +11,8 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImagePixelsOpt, TargetOpt, load_options
+from .options import (DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImagePixelsOpt, QuietOpt, TargetOpt,
+                      load_options)
 from .output import out, print_build, resolve_games, run_games, output_root
 
 
@@ -34,6 +35,7 @@ def export(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Write print-shop files or Tabletop Simulator decks for each game and target (the targets
     the manifest lists when none is given). Each game is checked as pnp check -t TARGET checks
@@ -52,7 +54,7 @@ def export(
                              url_prefix=url_prefix, image_dpi=image_dpi, draft=False)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
-                            write=True, reuse=False):
+                            write=True, reuse=False, quiet=quiet):
         if report.loaded and not report.ran:
             out.print(f"[bold]{escape(report.title)}[/bold]: [red]no --target given and game.toml lists no "
                       f"{escape('[targets]')}[/red]")
@@ -60,7 +62,7 @@ def export(
                       + escape("[targets.NAME]") + " tables to game.toml")
             failed = True
             continue
-        failed = print_build(report, strict, describe) or failed
+        failed = print_build(report, strict, describe, quiet) or failed
     if failed:
         raise typer.Exit(1)
 

@@ -18,6 +18,11 @@ Paper = Enum("Paper", {name.replace("-", "_").upper(): name for name in PAPER_SI
 """The papers a sheet or a rulebook page may be (``letter``, ``a4``, ...), any case."""
 
 
+QuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Print only each game's outcome and its findings: no progress bars, no list of "
+                          "files written (progress is never shown when the output is not a terminal).")]
+
+
 class Flip(str, Enum):
     """How a duplex printer turns the sheet: backs mirror the columns (long) or the rows (short)."""
 

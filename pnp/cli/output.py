@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -101,10 +102,40 @@ def output_root(output: Path | None, games: list[str] | None) -> Path:
     return Path("output")
 
 
-def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True):
+@contextmanager
+def progress_bars(quiet: bool = False):
+    """Progress bars for the long work of ``build``, ``check``, ``export`` and ``rulebook``:
+    one line per game (its current step, how far it is, the time taken), drawn on the error
+    stream while the games run and cleared when they are done, so the report follows on a
+    clean screen. Yields a listener for :func:`pnp.pipeline.build.run_jobs` that draws them, or
+    None when there is to be no progress: with ``quiet``, or when the error stream is not a
+    terminal (a pipe, a log file, CI)."""
+    if quiet or not err.is_terminal:
+        yield None
+        return
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as bars:
+        tasks: dict[str, int] = {}
+
+        def listener(event) -> None:
+            description = f"[bold]{escape(event.game)}[/bold] {escape(event.step)}"
+            task = tasks.get(event.game)
+            if task is None:
+                tasks[event.game] = bars.add_task(description, total=event.total or None, completed=event.done)
+            else:
+                bars.update(task, description=description, total=event.total or None, completed=event.done)
+
+        yield listener
+
+
+def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True, quiet: bool = False):
     """Run the check-and-build pipeline (:func:`pnp.pipeline.build.run_game`) for each game,
-    side by side, reports in order. Refuses two games with one id when writing (their files
-    would overwrite each other)."""
+    side by side, reports in order, with a progress bar per game on a terminal (none when
+    ``quiet``). Refuses two games with one id when writing (their files would overwrite each
+    other)."""
     from ..model.games import game_id
     from ..pipeline.build import BuildJob, run_jobs
 
@@ -115,12 +146,14 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
             if gid is not None and ids.count(gid) > 1:
                 raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
                                hint="give them one at a time with different --output folders, or change one id")
-    return run_jobs(jobs, settings.jobs)
+    with progress_bars(quiet) as listener:
+        return run_jobs(jobs, settings.jobs, listener)
 
 
-def print_build(report, strict: bool, describe) -> bool:
+def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
     """Print one game's build: its outcome line, each part (``describe(name, result)`` says what
-    it made) with the files written or kept, then its findings (infos counted on one line).
+    it made) with the files written or kept (not when ``quiet``), then its findings (infos
+    counted on one line). The files a part wrote are listed even when another part failed.
     Returns whether the build failed: the game did not load, the verdict refused to write (an
     error, or with ``strict`` a warning), or a part could not be made at all (a forced build
     writes the rest despite errors, and fails only then)."""
@@ -128,7 +161,7 @@ def print_build(report, strict: bool, describe) -> bool:
 
     lines = report_lines(report, strict, infos=False)
     print_lines(lines[:1])
-    for name, result in report.ran.items():
+    for name, result in ({} if quiet else report.ran).items():
         what = describe(name, result)
         if what:
             out.print(f"  {escape(name)}: {what}")
@@ -138,7 +171,7 @@ def print_build(report, strict: bool, describe) -> bool:
         else:
             for f in result.files:
                 out.print(f"    wrote {escape(str(f))}")
-    for name, files in report.kept.items():
+    for name, files in ({} if quiet else report.kept).items():
         if files:
             out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
     print_lines(lines[1:])

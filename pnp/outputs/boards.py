@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..core.errors import LayoutError, Location
 from ..core.findings import Finding, merge
+from ..core.progress import step
 from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import BOARDS_FILE, LayoutSet, board_layouts
@@ -265,7 +266,7 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
     ], contents)
     c.showPage()
     sheets = 1
-    for i, (bp, plan) in enumerate(zip(pieces, plans)):
+    for i, (bp, plan) in enumerate(step("boards", len(pieces)).each(zip(pieces, plans))):
         name = f"board{i}"
         c.setPageSize((plan.paper.width, plan.paper.height))
         _form(c, name, renderer, bp, plan.bleed)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from ..core.errors import BuildError
 from ..core.findings import Finding, merge
+from ..core.progress import step
 from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
 from ..design.layouts import LayoutSet, drawable_cards, game_layouts
@@ -131,9 +133,10 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
                          [(card.back, card.size.width, card.size.height, turn_backs) for card in cards])
     sheets = 0
+    drawn = step("cards", len(cards))
     for group in _size_groups(cards):
         try:
-            sheets += _size_group(c, game, renderer, group, paper, opts, notes)
+            sheets += _size_group(c, game, renderer, group, paper, opts, notes, drawn.advance)
         except BuildError as exc:  # cards that fit no sheet: point at the deck's card size
             raise BuildError(exc.message, location=exc.location or game.key_location(
                 f"components.{group[0].deck}.card_size"), hint=exc.hint, rule=exc.rule) from None
@@ -201,10 +204,11 @@ def back_offset_finding(game: Game, card: Size, opts: SheetOptions,
 
 
 def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], paper: Size, opts: SheetOptions,
-                notes: list[Finding] | None) -> int:
+                notes: list[Finding] | None, drawn: Callable[[int], None] = lambda n: None) -> int:
     """Draw the sheets of one card size on ``c``; returns how many (a duplex front and back
-    count as one). Raises BuildError when the cards fit no sheet. A back offset that moves the
-    backs into the margin is an error finding in ``notes`` (the sheets are drawn as asked)."""
+    count as one), telling ``drawn(n)`` the cards of each sheet. Raises BuildError when the
+    cards fit no sheet. A back offset that moves the backs into the margin is an error finding
+    in ``notes`` (the sheets are drawn as asked)."""
     sheets = 0
     size = group[0].size
     if opts.gutter_fold:
@@ -218,6 +222,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
             _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
             c.showPage()
             sheets += 1
+            drawn(len(group[start:start + fold.per_sheet]))
         c.setPageSize((paper.width, paper.height))
         return sheets
     grid = fit_grid(paper, size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
@@ -236,6 +241,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
         _back_sheet(c, renderer, grid, chunk, opts)
         c.showPage()
         sheets += 1
+        drawn(len(chunk))
     return sheets
 
 
@@ -369,7 +375,7 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     name = f"{game.id}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
-        for comp in game:
+        for comp in step("contact sheets", len(game.components)).each(game):
             deck_cards = [card for card in cards if card.deck == comp.id]
             if deck_cards:
                 png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}", image_dpi=contact_dpi)

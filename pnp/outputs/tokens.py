@@ -15,6 +15,7 @@ fold and turned 180° (§8 check 18). A standee is a fold-over strip: base | fro
 from __future__ import annotations
 
 from ..core.errors import BuildError
+from ..core.progress import step
 from ..core.units import to_mm
 from ..geometry.packing import SQRT3, back_position, hexagon_points, pack
 from ..model.game import Game
@@ -146,7 +147,7 @@ def render_tokens_pdf(target, game: Game, renderer: Renderer, pieces: list[Token
         text(c, "sans", 8, paper.width / 2, paper.height / 2, "(back of the cover page, left blank)", align="centre")
         c.showPage()
     drawn = 0
-    for sheet in sheets:
+    for sheet in step("token sheets", len(sheets)).each(sheets):
         for x, y, caption in sheet.captions:
             c.setFillColorRGB(0, 0, 0)
             text(c, "sans", 7, x, y, caption)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
+from ..core import progress
 from ..core.findings import Finding, merge, sort_key
 from ..core.parallel import map_ordered
 from ..model.game import Game
@@ -78,7 +80,9 @@ def run_game(job: BuildJob) -> GameReport:
     errors and lifts the copies cap."""
     settings = job.settings
     load = replace(job.load, copies_cap=None) if settings.force else job.load
-    data = check_game_full(job.source, load, draft=settings.draft)
+    progress.for_game(job.source.path.name)
+    with progress.step("checking the data"):
+        data = check_game_full(job.source, load, draft=settings.draft)
     game = data.game
     report = GameReport(data.display, data.title, game is not None,
                         rules_checked=data.rules_checked)
@@ -102,8 +106,10 @@ def run_game(job: BuildJob) -> GameReport:
         elif errors and not settings.force:
             report.refused = "errors"
         else:
-            write_stages(rendered, record)
+            problems = write_stages(rendered, record)
             report.written = True
+            report.findings += problems
+            report.failed = sorted(rendered.failed)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report
@@ -118,10 +124,15 @@ def _design_files(game: Game, source: GameSource) -> list[str]:
             f"{source.templates_display}/{TEMPLATE_NAME}"]
 
 
-def run_jobs(jobs: list[BuildJob], workers: int | None = None) -> list[GameReport]:
+def run_jobs(jobs: list[BuildJob], workers: int | None = None,
+             listener: Callable[[progress.Event], None] | None = None) -> list[GameReport]:
     """Run games side by side, one process per core (at most 2 by default), reports in the
-    order of ``jobs``. Falls back to this process when workers cannot start."""
-    return map_ordered(run_game, jobs, workers)
+    order of ``jobs``. Falls back to this process when workers cannot start. ``listener``
+    receives every game's progress events (:mod:`pnp.core.progress`) in this process."""
+    if listener is None:
+        return map_ordered(run_game, jobs, workers)
+    with progress.relay(listener) as queue:
+        return map_ordered(run_game, jobs, workers, initializer=progress.send_to, initargs=(queue,))
 
 
 def build_game(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()

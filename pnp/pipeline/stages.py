@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core import progress
 from ..core.errors import PnpError
 from ..core.findings import Finding
 from ..outputs.base import BuildResult, Stage, write_result
@@ -50,7 +51,8 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
             out.findings += record.findings(stage.name) or []
             continue
         try:
-            result = stage.render(dry)
+            with progress.step(stage.name):
+                result = stage.render(dry)
         except PnpError as exc:
             result = BuildResult(findings=[stage_failure(exc)])
             out.failed.add(stage.name)
@@ -59,22 +61,47 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     return out
 
 
-def write_stages(rendered: Rendered, record: BuildRecord) -> None:
+def write_stages(rendered: Rendered, record: BuildRecord) -> list[Finding]:
     """Write every rendered stage's outputs, remove the files each wrote last time and no longer
     makes, and record the stages that found no error (a stage with errors renders again next
-    time, and so reports them again)."""
+    time, and so reports them again). A stage whose files cannot be written (a read-only
+    folder, a full disk, a file held open) joins ``rendered.failed`` and is not recorded; the
+    other stages are still written. Returns a ``build.write`` error finding per file that
+    could not be written."""
+    problems: list[Finding] = []
     out_dir = record.out_dir.resolve()
+    writing = progress.step("writing", sum(len(r.outputs) for r in rendered.ran.values()))
     for name, result in rendered.ran.items():
         if name in rendered.failed:
             continue  # nothing rendered: its earlier files stay
+        writing.advance(len(result.outputs))
         made = {path.resolve() for path, _ in result.outputs}
         for rel in record.entries.get(name, {}).get("files", {}):
             old = (record.out_dir / rel).resolve()
             if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove:
                 result.remove.append(old)
-        write_result(result)
+        try:
+            write_result(result)
+        except (OSError, PnpError) as exc:
+            rendered.failed.add(name)
+            problems.append(write_failure(exc))
     if not any(result.files for result in rendered.ran.values()) and not record.path.exists():
-        return  # nothing made at all (a rulebook command for a game without one): leave no folder
-    for name, result in rendered.ran.items():
-        if name not in rendered.failed and not any(f.severity == "error" for f in result.findings):
-            record.record(name, rendered.keys[name], result.files, result.findings)
+        return problems  # nothing made at all (a rulebook command for a game without one): leave no folder
+    try:
+        for name, result in rendered.ran.items():
+            if name not in rendered.failed and not any(f.severity == "error" for f in result.findings):
+                record.record(name, rendered.keys[name], result.files, result.findings)
+    except (OSError, PnpError) as exc:  # the outputs are written; the next build renders them again
+        problems.append(write_failure(exc))
+    return problems
+
+
+def write_failure(exc: OSError | PnpError) -> Finding:
+    """The ``build.write`` error of a file that could not be written: its path and the reason."""
+    if isinstance(exc, PnpError):
+        where, message = "", exc.message
+    else:
+        target = exc.filename2 or exc.filename  # a rename names the file it was to replace second
+        where, message = str(target or ""), f"could not write the file: {exc.strerror or exc}"
+    return Finding("error", "build.write", where, message, hint="check that the folder is writable, the disk has room and no program holds the file "
+                        "open; the files listed as written are complete")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+from ..core.progress import step
 from ..core.parallel import map_ordered
 
 
@@ -67,10 +68,13 @@ def _raster_job(job: tuple[bytes, tuple[int, int], bool]) -> bytes:
     return pdf_to_png(pdf, px=px, encode=encode)
 
 
-def rasterise_all(jobs: list[tuple[bytes, tuple[int, int]]], workers: int, encode: bool = True) -> list[bytes]:
+def rasterise_all(jobs: list[tuple[bytes, tuple[int, int]]], workers: int, encode: bool = True,
+                  label: str = "rasterising") -> list[bytes]:
     """Every (pdf, px) job through :func:`pdf_to_png`, in order: in ``workers`` processes when
     there are at least POOL_MIN_JOBS jobs and two per worker, else in this process. The bytes
-    are the same either way (each job is a pure function of its PDF and size)."""
-    return map_ordered(_raster_job, [(pdf, px, encode) for pdf, px in jobs], workers,
-                       min_items=max(POOL_MIN_JOBS, 2 * workers),
-                       chunksize=max(1, len(jobs) // (max(workers, 1) * 4)))
+    are the same either way (each job is a pure function of its PDF and size). Progress is
+    the step ``label``, one unit per image."""
+    with step(label, len(jobs)) as done:
+        return map_ordered(_raster_job, [(pdf, px, encode) for pdf, px in jobs], workers,
+                           min_items=max(POOL_MIN_JOBS, 2 * workers),
+                           chunksize=max(1, len(jobs) // (max(workers, 1) * 4)), step=done)

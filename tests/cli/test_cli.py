@@ -308,3 +308,63 @@ def test_a_build_whose_data_does_not_load_names_the_game_and_says_nothing_was_wr
     assert first.startswith("Tiny Test Game") and "1 error" in first
     assert "nothing written: the data did not load" in result.stdout
     assert not (tiny.parent / "out").exists()
+
+
+# -- progress and what a build says it wrote ----------------------------------------------------
+
+
+def test_progress_is_not_drawn_on_a_pipe_and_quiet_lists_no_files(tiny, tmp_path):
+    out = tmp_path / "out"
+    loud = pnp("build", str(tiny), "-o", str(out))
+    assert loud.returncode == 0 and "wrote " in loud.stdout
+    assert loud.stderr == "" and "\x1b[" not in loud.stdout  # no bars, no cursor movement on a pipe
+    quiet = pnp("build", str(tiny), "-o", str(out), "--force", "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.splitlines()[0].startswith("Tiny Test Game") and "wrote " not in quiet.stdout
+
+
+def test_files_already_written_are_listed_when_a_later_part_cannot_be_written(tiny, tmp_path):
+    out = tmp_path / "out"
+    (tiny / "templates" / "rulebook.md.j2").write_text("# {{ game.title }}\n\nShuffle the cards.\n",
+                                                        encoding="utf-8")
+    blocked = out / "tiny" / "tiny-rulebook.pdf"
+    (blocked / "inside").mkdir(parents=True)  # a folder where the rulebook's file would go
+    result = pnp("build", str(tiny), "-o", str(out))
+    assert result.returncode == 1
+    assert f"wrote {out / 'tiny' / 'tiny-cards.pdf'}" in result.stdout  # the parts before it are written
+    assert "build.write" in result.stdout and str(blocked) in result.stdout
+    assert "could not write the file" in result.stdout and "not made: rulebook" in result.stdout
+    assert (out / "tiny" / "tiny-cards.pdf").is_file() and blocked.is_dir()
+    (blocked / "inside").rmdir()
+    blocked.rmdir()
+    again = pnp("build", str(tiny), "-o", str(out))  # the written parts are kept, the rulebook is made
+    assert again.returncode == 0 and "cards: inputs unchanged" in again.stdout
+    assert blocked.is_file()
+
+
+def test_a_terminal_sees_a_progress_line_per_game(tmp_path):
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    run = subprocess.Popen([sys.executable, "-m", "pnp", "build", "atomic-assembly", "assemble", "-o", str(tmp_path)],
+                           stdout=subprocess.PIPE, stderr=follower, text=True,
+                           env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "TERM": "xterm"})
+    os.close(follower)
+    drawn = b""
+    while True:  # read the terminal while the build draws on it, or it blocks when the buffer is full
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the build ended and closed the terminal
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    stdout = run.stdout.read()
+    run.wait(timeout=120)
+    assert run.returncode == 0 and "wrote " in stdout
+    screen = drawn.decode("utf-8", "replace")
+    for game in ("atomic-assembly", "assemble"):
+        assert f"{game}\x1b[0m cards" in screen, screen[-2000:]
+    assert "/96" in screen  # the deck's cards counted as they are drawn

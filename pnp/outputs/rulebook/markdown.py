@@ -11,6 +11,7 @@ from typing import Callable
 from ... import __version__
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
+from ...core.progress import step
 from ...core.units import MM, Size
 from ...render import fonts
 from ...render.canvas import set_viewer_preferences
@@ -117,8 +118,11 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
             canv.drawRightString(right, y, str(n))
         canv.restoreState()
 
+    passes = step("rulebook passes")  # multiBuild lays the story out once per pass
+
     class Doc(BaseDocTemplate):
         def handle_documentBegin(self):
+            passes.advance()
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
             placed.update(back=0, section="")
             super().handle_documentBegin()

@@ -11,6 +11,7 @@ from ...core.errors import BuildError, Location
 from ...design.elements import ELEMENT_SPECS
 from ..art import RasterArt, load_svg
 from ..embed import draw_art
+from ..fonts import register
 from ..preflight import art_missing, art_outside, low_resolution, svg_unsupported
 from ..svg import draw_svg
 
@@ -86,8 +87,6 @@ def draw_placeholder(c, rect, rel: str, paint) -> None:
     middle (DejaVu Sans, 7 pt or smaller to fit the width, not below 3 pt; cut at the box's edges).
     ``paint(hex, role)`` gives the colours as the file paints (RGB, or a print profile's CMYK)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from ..fonts import register
 
     x, y, w, h = rect
     if w <= 0 or h <= 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+from ....core.progress import step
 from ....model.game import Component
 from ....model.pieces import CardInstance
 from ..job import ExportJob
@@ -31,7 +32,7 @@ def write(job: ExportJob, decks, workers: int) -> None:
         key = job.name(p.file, deck=comp.id, size=size_name) if p.group == "deck" else \
             job.name(p.file, size=size_name)
         files.setdefault(key, []).append((comp, deck, geom, size_name))
-    for name, parts in files.items():
+    for name, parts in step(f"export {p.name}", len(files)).each(files.items()):
         buf = io.BytesIO()
         first_comp = parts[0][0]
         title = deck_title(job, first_comp) if p.group == "deck" else \
