@@ -127,6 +127,8 @@ def _jinja_refs(source: str, expression: bool = False) -> set[str]:
     """The ``rules.…`` paths a Jinja2 template (or, with ``expression``, a bare expression such
     as a ``when``) reads, through names set to ``rules`` or a table of it too
     (``{% set R = rules %}`` … ``R.hand_limit``)."""
+    if "rules" not in source:
+        return set()  # every path read starts from the name rules, in this same source
     from jinja2 import TemplateError, nodes
 
     env = layout_env()
