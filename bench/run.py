@@ -21,6 +21,9 @@ the process and its waited-for children, not their sum). Stages:
     ``pnp build --force --no-contact-sheets`` of the Periodic Shed draw deck (one sheet, the
     128 cards, and the deck ten times over with every copy's text distinct), in a game folder
     made for the run from ``card_data/periodic-shed`` and ``templates/periodic-shed``.
+``game_full``, ``game_only``
+    ``pnp build --force`` of one bundled game (Periodic Shed), and ``pnp build --force --only
+    cards`` of it: the quick sheet of one deck, as a ratio to the full build it stands in for.
 ``raw_deck``, ``raw_deck_x10``
     ``bench/raw_reportlab.py`` drawing the same cards on the same sheets: the floor.
 ``images`` (once)
@@ -81,7 +84,10 @@ GOALS = {
     "big_art_rss": 300.0,  # MiB, peak resident memory of the large-art build
     "big_art_pdf": 10.0,  # MB (10^6 bytes), the large-art cards PDF
     "preview_ratio": 0.10,  # save-to-refreshed-card in pnp preview / a full build of the same deck, wall
+    "only_ratio": 0.40,  # build --only one deck / the full build of that game, wall
 }
+ONLY_GAME, ONLY_DECK = "periodic-shed", "cards"
+"""The quick sheet measured: one deck of one bundled game (:data:`GOALS` ``only_ratio``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -776,13 +782,18 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
                        lambda r: [out / f"games-{r}"]),
         "games_nochange": Stage("games_nochange", lambda r: pnp + ["build", "-o", str(out / f"games-{r}")] + game_args,
                                 lambda r: []),
+        "game_full": Stage("game_full", lambda r: pnp + ["build", ONLY_GAME, "--force", "-o", str(out / f"only-{r}")],
+                           lambda r: [out / f"only-{r}"]),
+        "game_only": Stage("game_only", lambda r: pnp + ["build", ONLY_GAME, "--force", "--only", ONLY_DECK,
+                                                         "-o", str(out / f"only-{r}")], lambda r: []),
         "deck_sheet": deck_stage("deck_sheet"),
         "deck": deck_stage("deck"),
         "raw_deck": raw_stage("deck"),
         "deck_x10": deck_stage("deck_x10"),
         "raw_deck_x10": raw_stage("deck_x10"),
     }
-    order = [["help"], ["check"], ["games"], ["games_nochange"], ["deck_sheet"], ["deck", "raw_deck"],
+    order = [["help"], ["check"], ["games"], ["games_nochange"], ["game_full", "game_only"], ["deck_sheet"],
+             ["deck", "raw_deck"],
              ["deck_x10", "raw_deck_x10"]]
     previews: list[dict] = []
     for r in range(args.runs):
@@ -939,6 +950,12 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
                               ("help_wall", "help", "`pnp --help`")):
         goals.append({"goal": f"{label} under {GOALS[key]:g} s (wall)",
                       "measured": f"{m(stage):.2f} s ({m(stage, 'cpu'):.2f} s CPU)", "met": m(stage) < GOALS[key]})
+    if "game_only" in S and "game_full" in S:
+        ratio = m("game_only") / m("game_full")
+        goals.append({"goal": f"`pnp build {ONLY_GAME} --only {ONLY_DECK}` within {GOALS['only_ratio']:g}x of "
+                              f"the full build of {ONLY_GAME} (wall)",
+                      "measured": f"{ratio:.2f}x ({m('game_only'):.2f} s against {m('game_full'):.2f} s)",
+                      "met": ratio <= GOALS["only_ratio"]})
     pv = result["preview"]["median"]
     if pv["ratio"] is not None:
         goals.append({"goal": f"one changed cell of the {n2}-card deck shown by `pnp preview` within "
