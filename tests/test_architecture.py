@@ -51,11 +51,13 @@ def _modules():
 
 
 def test_no_package_import_hides_in_a_function_below_the_cli():
-    """Only the CLI imports the layers it drives inside its commands (for start-up speed)."""
+    """Only the CLI imports the layers it drives inside its commands (for start-up speed), and
+    the outputs registry its own members (made on first use, so that a build whose inputs are
+    unchanged does not import the renderers)."""
     hidden = []
     for path in _modules():
         rel = path.relative_to(PACKAGE)
-        if rel.parts[0] == "cli":
+        if rel.parts[0] == "cli" or rel.as_posix() == "outputs/__init__.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -137,17 +137,25 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
     ``quiet``). Refuses two games with one id when writing (their files would overwrite each
     other)."""
     from ..model.games import game_id
-    from ..pipeline.build import BuildJob, run_jobs
+    from ..pipeline.fresh import fresh_report
 
-    jobs = [BuildJob(source, output, settings, load, write=write, reuse=reuse) for source in sources]
     if write:
-        ids = [game_id(job.source.path) for job in jobs]
+        ids = [game_id(source.path) for source in sources]
         for gid in ids:
             if gid is not None and ids.count(gid) > 1:
                 raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
                                hint="give them one at a time with different --output folders, or change one id")
+    reports = [fresh_report(source, output, settings, load, write=write) if reuse and not settings.force else None
+               for source in sources]
+    todo = [source for source, report in zip(sources, reports) if report is None]
+    if not todo:
+        return reports  # nothing to do: answered from the build records, no renderer imported
+    from ..pipeline.build import BuildJob, run_jobs
+
+    jobs = [BuildJob(source, output, settings, load, write=write, reuse=reuse) for source in todo]
     with progress_bars(quiet) as listener:
-        return run_jobs(jobs, settings.jobs, listener)
+        made = iter(run_jobs(jobs, settings.jobs, listener))
+    return [report if report is not None else next(made) for report in reports]
 
 
 def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:

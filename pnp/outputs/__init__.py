@@ -3,19 +3,30 @@
 
 In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
 ``rulebook`` and ``export`` (the print-shop and Tabletop Simulator targets a manifest lists).
+
+The registry is made on first use, so that what only needs the settings (:mod:`.base`), such
+as a build whose inputs are unchanged, does not import the renderers.
 """
 
 from __future__ import annotations
 
 from .base import BuildResult, BuildSettings, Output, OutputJob, SheetOptions, Stage
-from .boards import BoardsOutput
-from .cards import CardsOutput
-from .export import ExportOutput
-from .rulebook import RulebookOutput
-
-OUTPUTS: dict[str, Output] = {output.name: output for output in (
-    CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput(),
-)}
-"""Every output a build makes, in build order."""
 
 __all__ = ["OUTPUTS", "BuildResult", "BuildSettings", "Output", "OutputJob", "SheetOptions", "Stage"]
+
+
+def _registry() -> dict[str, Output]:
+    from .boards import BoardsOutput
+    from .cards import CardsOutput
+    from .export import ExportOutput
+    from .rulebook import RulebookOutput
+
+    return {output.name: output for output in (CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput())}
+
+
+def __getattr__(name: str):
+    """``OUTPUTS``: every output a build makes, in build order (made on first use)."""
+    if name == "OUTPUTS":
+        globals()["OUTPUTS"] = registry = _registry()
+        return registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,12 +11,12 @@ processes; each game writes only its own folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from ..core import progress
-from ..core.findings import Finding, merge, sort_key
+from ..core.findings import merge, sort_key
 from ..core.parallel import map_ordered
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, GameSource
@@ -26,6 +26,8 @@ from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
 from ..outputs.rulebook import TEMPLATE_NAME
 from ..validate.check import check_game_full
 from .cache import BuildRecord
+from .fresh import remember
+from .report import GameReport
 from .stages import render_stages, write_stages
 
 
@@ -43,28 +45,6 @@ class BuildJob:
     load: LoadOptions = LoadOptions()
     write: bool = True
     reuse: bool = True
-
-
-@dataclass
-class GameReport:
-    """What one game's run came to: ``findings`` (every check's and every part's, one per
-    cause, in report order), the parts rendered (``ran``: files written, if written), kept up
-    to date (``kept``) and ``failed``, and whether it was ``written``; ``refused`` says why not
-    (``errors``, ``strict``). ``display``, ``title``, ``loaded`` and ``rules_checked`` describe
-    the game for the report."""
-
-    display: str
-    title: str
-    loaded: bool
-    findings: list[Finding] = field(default_factory=list)
-    rules_checked: int = 0
-    ran: dict[str, BuildResult] = field(default_factory=dict)
-    kept: dict[str, list[Path]] = field(default_factory=dict)
-    written: bool = False
-    refused: str = ""
-    failed: list[str] = field(default_factory=list)
-    """Parts that could not be rendered at all (their error is among the findings): a forced
-    build writes the others, but these are missing."""
 
 
 def game_stages(job: OutputJob) -> list[Stage]:
@@ -91,8 +71,8 @@ def run_game(job: BuildJob) -> GameReport:
         return report
     out_dir = job.output / game.id
     record = BuildRecord(out_dir)
-    rendered = render_stages(game_stages(OutputJob(game, job.source, out_dir, settings)), record,
-                             dry=not job.write, reuse=job.reuse and not settings.force)
+    stages = game_stages(OutputJob(game, job.source, out_dir, settings))
+    rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force)
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source)
@@ -110,6 +90,7 @@ def run_game(job: BuildJob) -> GameReport:
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
+            remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs])
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report

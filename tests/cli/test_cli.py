@@ -368,3 +368,17 @@ def test_a_terminal_sees_a_progress_line_per_game(tmp_path):
     for game in ("atomic-assembly", "assemble"):
         assert f"{game}\x1b[0m cards" in screen, screen[-2000:]
     assert "/96" in screen  # the deck's cards counted as they are drawn
+
+
+def test_a_build_with_nothing_to_do_answers_without_loading_the_renderers(tiny, tmp_path):
+    out = tmp_path / "out"
+    first = pnp("build", str(tiny), "-o", str(out))
+    assert first.returncode == 0
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "pnp", "build", str(tiny), "-o", str(out)],
+                         capture_output=True, text=True, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0 and "inputs unchanged" in run.stdout
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert not {"reportlab", "PIL", "jinja2", "pypdfium2", "pnp.outputs.cards", "pnp.pipeline.build"} & imported
+    (tiny / "extra.txt").write_text("a note\n")  # a new file: the run is made in full, parts kept
+    full = pnp("build", str(tiny), "-o", str(out))
+    assert full.stdout == run.stdout
