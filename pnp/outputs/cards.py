@@ -279,6 +279,11 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
     stroke_segments(c, fold.crop_marks(len(chunk)))
 
 
+CONTACT_COMPRESSION = 1
+"""zlib level of contact sheets: they are looked at on a screen and made on every change of
+the cards, so fast encoding beats the last few per cent of size."""
+
+
 def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100,
                       image_dpi: int | None = SCREEN_DPI) -> bytes:
     """A PNG of every distinct face of one deck in a grid, each captioned with its id and copy
@@ -320,7 +325,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
         text(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
     c.showPage()
     c.save()
-    return pdf_to_png(buf.getvalue(), dpi=dpi)
+    return pdf_to_png(buf.getvalue(), dpi=dpi, compress_level=CONTACT_COMPRESSION)
 
 
 def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -> list[CardInstance]:

@@ -10,7 +10,8 @@ from ..core.parallel import map_ordered
 
 
 def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | None = None,
-               page_index: int = 0, encode: bool = True, transparent: bool = False) -> bytes:
+               page_index: int = 0, encode: bool = True, transparent: bool = False,
+               compress_level: int = 6) -> bytes:
     """Render page ``page_index`` of ``pdf`` to an RGB PNG (RGBA, unpainted areas clear, with
     ``transparent`` and ``dpi``).
 
@@ -18,11 +19,13 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
     own scale-based sizing can round up a pixel) and the PNG records the page's px/in as its
     resolution; with ``encode`` False the raw RGB bytes (width x height x 3) come back instead.
     With ``dpi`` the page is rendered at that resolution (a preview; no resolution recorded).
+    ``compress_level`` is zlib's, 0-9: 1 encodes in about 60 % of the time of the default 6
+    for files about 7 % larger, the same pixels either way.
     """
     if px is None:
         if dpi is None:
             raise ValueError("give px or dpi")
-        return _at_dpi(pdf, dpi, page_index, transparent)
+        return _at_dpi(pdf, dpi, page_index, transparent, compress_level)
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -41,11 +44,11 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
     if not encode:
         return image.tobytes()
     out = io.BytesIO()
-    image.save(out, format="PNG", dpi=(resolution, resolution))
+    image.save(out, format="PNG", dpi=(resolution, resolution), compress_level=compress_level)
     return out.getvalue()
 
 
-def _at_dpi(pdf: bytes, dpi: float, page_index: int, transparent: bool = False) -> bytes:
+def _at_dpi(pdf: bytes, dpi: float, page_index: int, transparent: bool = False, compress_level: int = 6) -> bytes:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -54,7 +57,7 @@ def _at_dpi(pdf: bytes, dpi: float, page_index: int, transparent: bool = False) 
     else:
         image = doc[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
+    image.save(out, format="PNG", optimize=False, compress_level=compress_level)
     doc.close()
     return out.getvalue()
 
