@@ -109,7 +109,8 @@ def test_every_required_key_of_a_rule_kind_is_required(kind, key, tmp_path):
     game = tiny_with(tmp_path, f'[[rule]]\nid = "case.{kind}"\nkind = "{kind}"\nsource = "s"\n{own}\n')
     _, findings = check_game(GameSource(game, "tiny"))
     problems = [f for f in findings if f.rule == "rules.file"]
-    assert len(problems) == 1 and problems[0].message == f"rule case.{kind}: a {kind} rule needs {key!r}"
+    article = "an" if kind[0] in "aeiou" else "a"
+    assert len(problems) == 1 and problems[0].message == f"rule case.{kind}: {article} {kind} rule needs {key!r}"
     assert problems[0].location == "tiny/rules.toml:1 (rule[0])"
 
 

@@ -18,7 +18,8 @@ from .output import out, output_root, print_build, resolve_games, run_games
 def describe(name: str, result) -> str:
     """What one part of a build made, for its line of the report."""
     if name in ("cards", "cards-only"):
-        return f"{result.cards} cards on {result.sheets} sheet(s)" if result.sheets else ""
+        return f"{result.cards} card{'s' if result.cards != 1 else ''} on {result.sheets} sheet(s)" \
+            if result.sheets else ""
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name.startswith("rulebook"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -25,4 +26,4 @@ def new(
     out.print(f"created {escape(str(name))}/ ({len(files)} files):")
     for rel in files:
         out.print(f"  {escape(rel.as_posix())}")
-    out.print(f"next:  cd {escape(str(name))} && pnp check && pnp build")
+    out.print(f"next:  cd {escape(shlex.quote(str(name)))} && pnp check && pnp build")

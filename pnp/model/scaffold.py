@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import unicodedata
 from pathlib import Path
 
 from ..core.errors import PnpError
@@ -25,18 +26,22 @@ TEXT_SUFFIXES = {".toml", ".csv", ".j2", ".md"}
 
 
 def game_id(name: str) -> str:
-    """The game id for the folder NAME (its last part): lower case, words joined by ``-``.
-    Raises PnpError when nothing of it can make an id."""
-    gid = re.sub(r"[^a-z0-9]+", "-", Path(name).name.lower()).strip("-")
+    """The game id for the folder NAME (its last part): lower case, accents dropped (``Über``
+    → ``uber``), words joined by ``-``. Raises PnpError when nothing of it can make an id."""
+    plain = unicodedata.normalize("NFKD", Path(name).name).encode("ascii", "ignore").decode()
+    gid = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
     if not gid or not ID_RE.match(gid):
         raise PnpError(f"{name!r} cannot be a game's name",
                        hint="use letters, digits and dashes: pnp new tide-pools")
     return gid
 
 
-def title_of(gid: str) -> str:
-    """``tide-pools`` → ``Tide Pools``."""
-    return " ".join(word.capitalize() for word in gid.split("-"))
+def title_of(name: str) -> str:
+    """The title for the folder NAME (its last part), its words as typed with a capital first
+    letter: ``tide-pools`` → ``Tide Pools``, ``Über Spiel`` → ``Über Spiel``. Quotes and
+    backslashes are left out (the title goes into TOML strings)."""
+    words = re.split(r"[\s_-]+", Path(name).name.replace('"', "").replace("\\", ""))
+    return " ".join(word[:1].upper() + word[1:] for word in words if word)
 
 
 def new_game(dest: Path, starter: str = "minimal") -> list[Path]:
@@ -67,7 +72,7 @@ def new_game(dest: Path, starter: str = "minimal") -> list[Path]:
         target = tmp / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         if rel.suffix in TEXT_SUFFIXES:
-            data = data.decode("utf-8").replace("__ID__", gid).replace("__TITLE__", title_of(gid)).encode("utf-8")
+            data = data.decode("utf-8").replace("__ID__", gid).replace("__TITLE__", title_of(str(dest))).encode("utf-8")
         target.write_bytes(data)
     tmp.rename(dest)  # the folder appears whole or not at all
     return sorted(files)

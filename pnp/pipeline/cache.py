@@ -43,9 +43,16 @@ class BuildRecord:
         self.out_dir = out_dir
         self.path = out_dir / RECORD
         try:
-            self.entries: dict[str, dict] = json.loads(self.path.read_text(encoding="utf-8"))
+            entries = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            self.entries = {}
+            entries = {}
+        # a record of another shape (edited by hand, or damaged) is read as far as it is sound:
+        # a stage whose entry is not is built again, as if it had no record
+        self.entries: dict[str, dict] = {
+            name: entry for name, entry in (entries.items() if isinstance(entries, dict) else ())
+            if isinstance(entry, dict) and isinstance(entry.get("key"), str)
+            and isinstance(entry.get("files"), dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry["files"].items())}
 
     def fresh(self, name: str, key: str) -> list[Path] | None:
         """The files of ``name`` when it was built with ``key`` and every one of them is still as

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core import progress
 from ..core.errors import PnpError
+from ..core.files import file_digest
 from ..core.findings import Finding
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
@@ -76,9 +77,12 @@ def write_stages(rendered: Rendered, record: BuildRecord) -> list[Finding]:
             continue  # nothing rendered: its earlier files stay
         writing.advance(len(result.outputs))
         made = {path.resolve() for path, _ in result.outputs}
-        for rel in record.entries.get(name, {}).get("files", {}):
+        for rel, digest in record.entries.get(name, {}).get("files", {}).items():
             old = (record.out_dir / rel).resolve()
-            if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove:
+            # a file this stage wrote last time and makes no more; one changed since (by hand,
+            # or a record that names another file) is not this build's to remove
+            if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove \
+                    and file_digest(old) == digest:
                 result.remove.append(old)
         try:
             write_result(result)
@@ -104,4 +108,4 @@ def write_failure(exc: OSError | PnpError) -> Finding:
         target = exc.filename2 or exc.filename  # a rename names the file it was to replace second
         where, message = str(target or ""), f"could not write the file: {exc.strerror or exc}"
     return Finding("error", "build.write", where, message, hint="check that the folder is writable, the disk has room and no program holds the file "
-                        "open; the files listed as written are complete")
+                        "open; every other part was written completely")

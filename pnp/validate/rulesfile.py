@@ -331,7 +331,8 @@ def _read_rule(game: Game, book: RuleBook, i: int, spec: dict) -> RuleSpec:
     for k in sorted(rule_kind.required | {"source"}):
         if k not in spec:
             hint = "every rule names the rulebook section it comes from" if k == "source" else ""
-            raise Problem(f"rule {rid}: a {kind} rule needs {k!r}", key=key, hint=hint)
+            raise Problem(f"rule {rid}: {'an' if kind[:1] in 'aeiou' else 'a'} {kind} rule needs {k!r}", key=key,
+                          hint=hint)
     severity = spec.get("severity", "error")
     if severity not in SEVERITIES:
         raise Problem(f"rule {rid}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",

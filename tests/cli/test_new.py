@@ -99,3 +99,13 @@ def test_only_makes_a_quick_sheet_of_the_named_cards_and_leaves_the_full_build_a
     wrong = pnp("build", "--only", "cards/reeff", cwd=game)
     assert wrong.returncode == 1 and "deck 'cards' has no card 'reeff'" in wrong.stdout
     assert "did you mean 'reef'?" in wrong.stdout
+
+
+def test_a_name_with_accents_and_spaces_keeps_its_letters_and_is_quoted_in_the_next_step(tmp_path):
+    from pnp.model.scaffold import game_id, title_of
+
+    assert (game_id("Über Spiel"), title_of("Über Spiel")) == ("uber-spiel", "Über Spiel")
+    assert (game_id("ÄÖÜ"), game_id("tide-pools"), title_of("tide-pools")) == ("aou", "tide-pools", "Tide Pools")
+    made = pnp("new", "Über Spiel", cwd=tmp_path)
+    assert made.returncode == 0 and "cd 'Über Spiel' && pnp check" in made.stdout
+    assert 'title = "Über Spiel"' in (tmp_path / "Über Spiel" / "game.toml").read_text(encoding="utf-8")

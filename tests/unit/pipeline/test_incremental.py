@@ -70,3 +70,26 @@ def test_targets_in_the_manifest_are_exported_by_build(tiny, tmp_path):
     pngs = sorted(p.name for p in ran["export tgc"].files if p.suffix == ".png")
     assert len(pngs) >= 2 and (tmp_path / "export" / "tgc" / "manifest.json").is_file()
     assert "export tgc" in build(tiny, tmp_path)[1]
+
+
+def test_a_record_of_another_shape_is_read_as_far_as_it_is_sound(tiny, tmp_path):
+    import json
+
+    build(tiny, tmp_path)
+    record = tmp_path / ".pnp-build.json"
+    sound = json.loads(record.read_text())
+    for damaged in ({"cards": "x"}, None, "str", {"rulebook": 7}, {"cards": {"files": 5, "key": "k"}}, [1, 2],
+                    {**sound, "cards": {**sound["cards"], "files": {"tiny-cards.pdf": 3}}}):
+        record.write_text(json.dumps(damaged))
+        ran, kept = build(tiny, tmp_path)  # never a crash: what cannot be read is built again
+        assert "cards" in ran and (tmp_path / "tiny-cards.pdf").read_bytes().startswith(b"%PDF")
+        if isinstance(damaged, dict) and "boards" in damaged:
+            assert "boards" in kept  # the sound entries still hold
+
+
+def test_a_file_changed_since_its_stage_wrote_it_is_not_removed(tiny, tmp_path):
+    build(tiny, tmp_path, opts=SheetOptions())
+    sheet = tmp_path / "contact" / "cards.png"
+    sheet.write_bytes(b"the designer's own notes")
+    build(tiny, tmp_path, opts=SheetOptions(contact_sheets=False))  # makes no contact sheet any more
+    assert sheet.read_bytes() == b"the designer's own notes"
