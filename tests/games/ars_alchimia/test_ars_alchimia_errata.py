@@ -87,6 +87,7 @@ def test_prose_names_spots_in_words_not_data_labels(game, text):
     assert "the face-down forge deck, the reserve forges" in text
     assert "round and round" not in text
     assert "Turns go by the numbers on the Factory cards, not by seats" in text
+    assert "Along the bottom of your player board are" in text     # not the game board
 
 
 def test_the_board_prints_player_words_and_uses_its_space(game, tmp_path):

@@ -66,6 +66,7 @@ def test_the_worked_example_melts_tin(game, elements, text):
     assert m
     said = m.group(1)
     assert re.search(r"Tin \(505\.08 K\)", said)
+    assert not re.search(r"K\) and \w+ \([\d.]+ K\) and", said)       # a list, not "A and B and C"
     assert "has no melting point on its card" not in said
     assert "Lead needs 600.61 K" in said
 
@@ -194,3 +195,10 @@ def test_reference_card_count_agrees_with_the_rulebook(game, rulebook):
     listed = ", ".join(f"{r.copies} × {r['title']}" for r in ref.rows)
     assert f"{ref.name} {total} {listed}" in text
     assert "Give each player one of each reference card (" + ", ".join(designs) + ")" in text
+
+
+def test_the_box_contents_print_the_sheet_size_in_words(game, text):
+    size = game.manifest["components"]["families"]["sheet"]["size"]
+    assert size not in text
+    w, h = (part.strip().removesuffix("mm") for part in size.split("x"))
+    assert f"{w} × {h} mm" in text
