@@ -83,3 +83,32 @@ def art_boxes(doc, index: int) -> list[tuple[float, float, float, float]]:
 def extent(boxes) -> tuple[float, float, float, float]:
     """The bounding box (x0, y0, x1, y1) of ``boxes``."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def stitched_board(pdf, plan, first_page: int, scale: float = 1.0):
+    """A tiled board put back together from the real boards PDF: each tile page (from page
+    index ``first_page``, in ``plan.tiles()`` order) rasterised with pdfium at ``scale`` px per
+    pt, its window cut out and pasted where ``plan`` says it lies on the board. Returns a PIL
+    RGB image of the board's trim, ``scale`` px per pt."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    board_w, board_h = plan.board.width, plan.board.height
+    out = Image.new("RGB", (round(board_w * scale), round(board_h * scale)), (255, 0, 255))
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for k, tile in enumerate(plan.tiles()):
+            page = doc[first_page + k]
+            height = page.get_height()
+            image = page.render(scale=scale).to_pil().convert("RGB")
+            bx0, by0 = max(tile.x, 0.0), max(tile.y, 0.0)
+            bx1, by1 = min(tile.x + tile.width, board_w), min(tile.y + tile.height, board_h)
+            sx0, sy0 = tile.to_sheet(bx0, by0)
+            sx1, sy1 = tile.to_sheet(bx1, by1)
+            part = image.crop((round(sx0 * scale), round((height - sy0) * scale),
+                               round(sx1 * scale), round((height - sy1) * scale)))
+            out.paste(part, (round(bx0 * scale), round(by0 * scale)))
+            page.close()
+    finally:
+        doc.close()
+    return out

@@ -15,19 +15,35 @@ from ..core.units import Size, to_mm
 from .game import Component, Game, Row
 
 
-class Ref(str):
-    """A reference cell's id that also gives the referenced row's columns as attributes."""
+REF_DEPTH = 3
+"""How many references deep a template may follow (a reference card's molecule, its element
+cards, their family): each level's references resolve in turn, and a cycle of tables ends here."""
 
-    def __new__(cls, value: str, row: Row | None):
+
+class Ref(str):
+    """A reference cell's id that also gives the referenced row's columns as attributes, their
+    references resolved in turn (``molecule.elements[0].family.glyph``), up to REF_DEPTH deep."""
+
+    def __new__(cls, value: str, row: Row | None, game: Game | None = None, comp: Component | None = None,
+                depth: int = 0):
         obj = super().__new__(cls, value)
         obj._row = row
+        obj._game = game
+        obj._comp = comp
+        obj._depth = depth
+        obj._values = None
         return obj
 
     def __getattr__(self, name: str) -> Any:
-        row = self.__dict__.get("_row")
-        if row is not None and name in row.values:
-            return row.values[name]
-        raise AttributeError(name)
+        d = self.__dict__
+        row = d.get("_row")
+        if row is None or name not in row.values:
+            raise AttributeError(name)
+        if d["_values"] is None:
+            game, comp, depth = d["_game"], d["_comp"], d["_depth"]
+            d["_values"] = (resolved_values(game, comp, row, depth) if game is not None and comp is not None
+                            and depth > 0 else row.values)
+        return d["_values"][name]
 
 
 def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -> dict[str, Any]:
@@ -46,19 +62,21 @@ def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -
     return ctx
 
 
-def resolved_values(game: Game, comp: Component, row: Row) -> dict[str, Any]:
+def resolved_values(game: Game, comp: Component, row: Row, depth: int = REF_DEPTH) -> dict[str, Any]:
     """A row's typed values with every reference resolved: a ``ref`` cell becomes a
     :class:`Ref` (its id, giving the referenced row's columns as attributes), a list of ids a
-    tuple of them. Card layouts and rulebook templates both see rows this way."""
+    tuple of them. The referenced rows' own references resolve too, ``depth`` levels in all.
+    Card layouts and rulebook templates both see rows this way."""
     values: dict[str, Any] = {}
     for name, value in row.values.items():
         spec = comp.columns.get(name)
-        if spec is not None and spec.ref and value is not None:
-            rows = game.components[spec.ref].by_id()
+        if depth > 0 and spec is not None and spec.ref and value is not None:
+            target = game.components[spec.ref]
+            rows = target.by_id()
             if spec.type == "ref":
-                value = Ref(value, rows.get(value))
+                value = Ref(value, rows.get(value), game, target, depth - 1)
             elif isinstance(value, tuple):  # a list of ids
-                value = tuple(Ref(item, rows.get(item)) for item in value)
+                value = tuple(Ref(item, rows.get(item), game, target, depth - 1) for item in value)
         values[name] = value
     return values
 

@@ -18,6 +18,7 @@ from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.boards import build_boards
 from pnp.outputs.cards import build_cards
+from pnp.core.units import to_mm
 
 SOURCE = bundled_source("ars-alchimia")
 GAME_DIR = SOURCE.path
@@ -86,23 +87,64 @@ def test_prose_names_spots_in_words_not_data_labels(game, text):
     assert "the face-down forge deck, the reserve forges" in text
     assert "round and round" not in text
     assert "Turns go by the numbers on the Factory cards, not by seats" in text
+    assert "Along the bottom of your player board are" in text     # not the game board
 
 
 def test_the_board_prints_player_words_and_uses_its_space(game, tmp_path):
-    result = build_boards(game, SOURCE, tmp_path, SheetOptions(paper="a4"))
+    opts = SheetOptions(paper="a4")
+    result = build_boards(game, SOURCE, tmp_path, opts)
     assert not [f for f in result.findings if f.severity == "error"]
     pdf = next(p for p in result.files if p.name.endswith("-boards.pdf"))
     with pdfplumber.open(pdf) as doc:
         board = flat(" ".join(p.extract_text() or "" for p in doc.pages))
     assert not re.search(r"slot \d", board, re.I)
     assert "Rank C order" in board and "Magic portal" in board and "Reserve forges" in board
-    # the free cells beside the spot rows carry the rules of their row in large type (22 pt,
-    # at least 14 where a text has to shrink), rather than small print in empty parchment
+    # the free cells beside the spot rows carry the rules of their row in large type (at least
+    # 14 pt on the board), rather than small print in empty parchment
     with pdfplumber.open(pdf) as doc:
         sizes = {}
         for page in doc.pages:
             for w in page.extract_words(extra_attrs=["size"]):
-                if w["text"] in ("GATHER", "TRANSMUTE", "HIRE"):
+                if w["text"] in ("GATHER", "TRANSMUTE", "HIRE", "YEARS", "SEASON"):
                     sizes.setdefault(w["text"], set()).add(round(w["size"], 1))
-    assert set(sizes) == {"GATHER", "TRANSMUTE", "HIRE"}
+    assert set(sizes) == {"GATHER", "TRANSMUTE", "HIRE", "YEARS", "SEASON"}
     assert all(max(v) >= 14 for v in sizes.values()), sizes   # (the assembly map shows the board small)
+    # the year panel prints the Factory cards' turn order and new workers from their table
+    for f in game.components["factory"].rows:
+        assert f"+{f['workers_gained']} worker" in board, f.id
+    assert f"EACH OF THE {game.manifest['rules']['rounds']} YEARS" in board
+
+
+def test_no_third_of_the_board_is_left_bare(game, tmp_path):
+    """The board put back together from its printed tiles: inside the score track, every cell of
+    a 3 x 3 grid is mostly drawn on (slots, panels, the town square), not bare parchment."""
+    import numpy as np
+
+    from pnp.geometry.tiling import DEFAULT_OVERLAP, plan_board
+    from pnp.model.pieces import board_pieces
+    from sheetgeom import stitched_board
+
+    opts = SheetOptions(paper="a4")
+    result = build_boards(game, SOURCE, tmp_path, opts)
+    pdf = next(p for p in result.files if p.name.endswith("-boards.pdf"))
+    pieces, _ = board_pieces(game)
+    board = next(bp for bp in pieces if bp.component == "board")
+    assert pieces.index(board) == 0          # cover, then this board's assembly map, then its tiles
+    plan = plan_board(board.size, opts.paper_size(), margin=opts.margin, bleed=opts.bleed, overlap=DEFAULT_OVERLAP)
+    assert plan.tiled
+    scale = 1.0
+    pixels = np.asarray(stitched_board(pdf, plan, 2, scale)).astype(int)
+    parchment = np.array([int(game.manifest["colors"]["parchment"][i:i + 2], 16) for i in (1, 3, 5)])
+    drawn = np.abs(pixels - parchment).sum(axis=2) > 30
+    # the parchment panel inside the score track (24.5 mm in from each edge: layout main-board)
+    mm = scale * 72 / 25.4
+    lo, hi = round(24.5 * mm), round((to_mm(board.size.width) - 24.5) * mm)
+    step = (hi - lo) / 3
+    cover = [[float(drawn[round(lo + r * step):round(lo + (r + 1) * step),
+                          round(lo + c * step):round(lo + (c + 1) * step)].mean()) for c in range(3)]
+             for r in range(3)]
+    assert min(min(row) for row in cover) >= 0.6, cover
+    for third in range(3):
+        column = drawn[lo:hi, round(lo + third * step):round(lo + (third + 1) * step)].mean()
+        row = drawn[round(lo + third * step):round(lo + (third + 1) * step), lo:hi].mean()
+        assert column >= 0.75 and row >= 0.75, (third, column, row)

@@ -118,3 +118,13 @@ def test_names_keep_their_capitals_and_counts_their_number(game, text):
     if len(weakest) == 1:
         assert f"the weakest is {weakest[0]['name']} ({low})" in text
         assert "the weakest heroes have" not in text
+
+
+def test_your_heroes_means_the_whole_hand_and_display(game, text):
+    # the hand holds drawn cards as well as recruited ones: the aids and the book say so in the
+    # same words, and "team" stays the word for an insignia group
+    clarification = game.components["reference_cards"].by_id()["clarification"]["text"]
+    assert "every card in your hand or faceup in front of you" in clarification
+    assert "every card you recruited" not in clarification and "adds his stars" not in clarification
+    assert "Lay out all your heroes, from your hand and from in front of you" in text
+    assert "counts as part of your force" in text and "counts as part of your team" not in text
