@@ -26,7 +26,7 @@ from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
 from ..outputs.rulebook import TEMPLATE_NAME
 from ..validate.check import check_game_full
 from .cache import BuildRecord
-from .fresh import remember
+from .fresh import before_run, remember
 from .report import GameReport
 from .stages import render_stages, write_stages
 
@@ -61,6 +61,7 @@ def run_game(job: BuildJob) -> GameReport:
     settings = job.settings
     load = replace(job.load, copies_cap=None) if settings.force else job.load
     progress.for_game(job.source.path.name)
+    before = before_run(job.source) if job.write else None
     with progress.step("checking the data"):
         data = check_game_full(job.source, load, draft=settings.draft)
     game = data.game
@@ -90,7 +91,7 @@ def run_game(job: BuildJob) -> GameReport:
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
-            remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs])
+            remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs], before)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report

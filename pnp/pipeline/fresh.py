@@ -27,6 +27,7 @@ from typing import Iterable
 
 from .. import __version__
 from ..core.files import BUILD_RECORD, file_digest, game_files, write_atomic
+from ..core.errors import PnpError
 from ..core.findings import Finding
 from ..model.games import game_id
 from .report import GameReport
@@ -68,22 +69,38 @@ def _listing(source) -> list[str]:
     return sorted(str(p.resolve()) for p in files)
 
 
-def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: Iterable[Path]) -> None:
-    """Write the snapshot of the run into ``out_dir``: after a build that wrote every part
-    (``report.written``, nothing failed) and found no error. ``inputs``: the files the stages
-    read besides the game and templates folders (fonts, profiles). A record that cannot be
-    written is left as it is (the next build is then made in full)."""
-    if not report.written or report.failed or any(f.severity == "error" for f in report.findings):
-        return
-    listing = _listing(source)
-    now = time.time_ns()
-    recorded: dict[str, list] = {}
-    for name in sorted(set(listing) | {str(Path(p).resolve()) for p in inputs}):
+def _stat_digests(names: Iterable[str]) -> dict[str, list | None]:
+    """``[size, mtime_ns, sha256]`` of each file (None: absent or unreadable)."""
+    recorded: dict[str, list | None] = {}
+    for name in names:
         try:
             st = os.stat(name)
             recorded[name] = [st.st_size, st.st_mtime_ns, file_digest(Path(name))]
         except OSError:
             recorded[name] = None  # absent (a font not installed): must stay absent
+    return recorded
+
+
+def before_run(source) -> tuple[list[str], dict, int]:
+    """The game and templates folders as a run is about to read them: their listing, each
+    file's size, time and SHA-256, and the time taken (ns). Taken before the run, so that a file
+    saved while it runs is not recorded as what it read."""
+    now = time.time_ns()
+    listing = _listing(source)
+    return listing, _stat_digests(listing), now
+
+
+def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: Iterable[Path],
+             before: tuple[list[str], dict, int]) -> None:
+    """Write the snapshot of the run into ``out_dir``: after a build that wrote every part
+    (``report.written``, nothing failed) and found no error. ``before`` is :func:`before_run`
+    of the run; ``inputs`` the files the stages read besides the game and templates folders
+    (fonts, profiles). A snapshot that cannot be written is left as it is (the next build is
+    then made in full)."""
+    if not report.written or report.failed or any(f.severity == "error" for f in report.findings):
+        return
+    listing, recorded, now = before
+    recorded = {**recorded, **_stat_digests(sorted({str(Path(p).resolve()) for p in inputs} - set(recorded)))}
     parts: list[tuple[str, list[str]]] = []  # in build order
     outputs: dict[str, list[int]] = {}
     root = out_dir.resolve()
@@ -92,8 +109,11 @@ def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: 
         parts.append((name, rels))
         for f in files:
             path = Path(f).resolve()
-            st = path.stat()
-            rel = path.relative_to(root).as_posix()
+            try:
+                st = path.stat()
+                rel = path.relative_to(root).as_posix()
+            except (OSError, ValueError):
+                return  # an output gone already, or outside the folder: no snapshot
             rels.append(rel)
             outputs[rel] = [st.st_size, st.st_mtime_ns]
     if not (out_dir / BUILD_RECORD).is_file():
@@ -110,8 +130,8 @@ def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: 
     try:
         write_atomic(out_dir / RUN_FILE, (json.dumps({RUNS: {k: runs[k] for k in recent}}, indent=1,
                                                      sort_keys=True) + "\n").encode())
-    except OSError:
-        pass
+    except (OSError, PnpError):
+        pass  # a folder that cannot take it: the next build is made in full
 
 
 def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameReport | None:

@@ -160,3 +160,20 @@ def test_a_quick_sheet_and_the_full_build_each_keep_their_run(tiny, tmp_path):
     build(tiny, out, only)
     assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is not None
     assert fresh_report(source(tiny), out, only, LOAD, write=True) is not None
+
+
+def test_what_a_run_read_is_taken_before_it_runs(tiny, tmp_path, monkeypatch):
+    import pnp.pipeline.build as pipeline
+
+    taken = pipeline.before_run
+
+    def saved_while_running(src):
+        snapshot = taken(src)
+        edit_cell(src.path)  # the designer saves while the build runs
+        return snapshot
+
+    monkeypatch.setattr(pipeline, "before_run", saved_while_running)
+    out = tmp_path / "out"
+    build(tiny, out)
+    monkeypatch.undo()
+    assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is None  # the saved file is not taken as read
