@@ -34,3 +34,9 @@ def page_texts(pdf: Path) -> list[str]:
     """The text of every page of ``pdf``, as pdfplumber reads it."""
     with pdfplumber.open(pdf) as doc:
         return [p.extract_text() or "" for p in doc.pages]
+
+
+def rulebook_prose(game, source: GameSource, folder: Path) -> str:
+    """The text of ``game``'s Letter rulebook after its cover page, white space made single
+    spaces: what a sentence test searches."""
+    return flat("\n".join(page_texts(built_rulebook(game, source, folder))[1:]))

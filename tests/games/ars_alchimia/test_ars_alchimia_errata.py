@@ -12,7 +12,7 @@ from collections import Counter
 import pdfplumber
 import pytest
 
-from bundled import built_rulebook, bundled_source, flat, page_texts
+from bundled import bundled_source, flat, rulebook_prose
 from pnp.design.layouts import game_layouts
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
@@ -31,7 +31,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def text(game, tmp_path_factory) -> str:
-    return flat("\n".join(page_texts(built_rulebook(game, SOURCE, tmp_path_factory.mktemp("ars-rb")))[1:]))
+    return rulebook_prose(game, SOURCE, tmp_path_factory.mktemp("ars-rb"))
 
 
 def test_the_worker_limit_sentence_is_computed_from_the_data(game, text):

@@ -14,7 +14,7 @@ import unicodedata
 import pdfplumber
 import pytest
 
-from bundled import built_rulebook, bundled_source, flat, page_texts
+from bundled import bundled_source, flat, rulebook_prose
 from pnp.model.load import load_game
 from pnp.outputs.base import SheetOptions
 from pnp.outputs.boards import build_boards
@@ -34,7 +34,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def text(game, tmp_path_factory) -> str:
-    return flat("\n".join(page_texts(built_rulebook(game, SOURCE, tmp_path_factory.mktemp("as-rb")))[1:]))
+    return rulebook_prose(game, SOURCE, tmp_path_factory.mktemp("as-rb"))
 
 
 def test_the_example_gives_the_token_to_whoever_recruited_el_numero_uno(game, text):
