@@ -82,6 +82,12 @@ class Finding:
         """The finding as a JSON-ready dict (every field, None where not known)."""
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, item: dict) -> Finding:
+        """The finding :meth:`as_dict` gave (read back from JSON: ``pieces`` a list). Raises
+        TypeError or AttributeError for a dict of another shape."""
+        return cls(**{**item, "pieces": tuple(item.get("pieces") or ())})
+
 
 def merge(findings: Iterable[Finding]) -> list[Finding]:
     """One finding per cause: findings that say the same thing at the same place (severity,

@@ -78,7 +78,7 @@ class BuildRecord:
         out = []
         for item in items:
             try:
-                out.append(Finding(**{**item, "pieces": tuple(item.get("pieces") or ())}))
+                out.append(Finding.from_dict(item))
             except (TypeError, AttributeError):
                 return None
         return out

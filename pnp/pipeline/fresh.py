@@ -159,7 +159,7 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
             if (st.st_size, st.st_mtime_ns) != (size, mtime):
                 return None
         saved = entry["report"]
-        findings = [Finding(**{**item, "pieces": tuple(item.get("pieces") or ())}) for item in saved["findings"]]
+        findings = [Finding.from_dict(item) for item in saved["findings"]]
         kept = {name: [out_dir / rel for rel in files] for name, files in entry["parts"]}
         report = GameReport(saved["display"], saved["title"], True, findings, saved["rules_checked"], kept=kept)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
