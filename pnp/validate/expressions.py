@@ -9,6 +9,7 @@ use (docs/validation.md) and turns every failure into a :class:`pnp.core.errors.
 from __future__ import annotations
 
 import math
+import re
 from collections import ChainMap
 from dataclasses import dataclass
 from typing import Any
@@ -316,7 +317,10 @@ class Evaluator:
             raise Problem(f"{expr.text!r}: {getattr(exc, 'message', exc)}", key=expr.key) from None
         except KeyError as exc:
             raise Problem(f"{expr.text!r}: no key {exc.args[0]!r}", key=expr.key) from None
-        except (TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError,
+        except TypeError as exc:
+            message, hint = _type_mismatch(exc)
+            raise Problem(f"{expr.text!r}: {message}", key=expr.key, hint=hint) from None
+        except (ValueError, ZeroDivisionError, IndexError, AttributeError,
                 RecursionError, OverflowError) as exc:
             raise Problem(f"{expr.text!r}: {exc}", key=expr.key) from None
 
@@ -350,3 +354,34 @@ class Evaluator:
             out.append(show(self.evaluate(self.compile(template[i + 1:j], key), names)))
             i = j + 1
         return "".join(out)
+
+
+# What a designer calls the kinds of value an expression meets (Python's names in messages).
+_KINDS = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true/false",
+          "NoneType": "an empty cell", "list": "a list", "tuple": "a list", "dict": "a table",
+          "Decimal": "a number", "date": "a date", "datetime": "a date"}
+_COMPARE = re.compile(r"'(?P<op>[^']+)' not supported between instances of '(?P<a>\w+)' and '(?P<b>\w+)'")
+_OPERAND = re.compile(r"unsupported operand type\(s\) for (?P<op>[^:]+): '(?P<a>\w+)' and '(?P<b>\w+)'")
+_CONCAT = re.compile(r'can only concatenate (?P<a>\w+) \(not "(?P<b>\w+)"\) to \w+')
+
+
+def _type_mismatch(exc: TypeError) -> tuple[str, str]:
+    """A message and a hint, in a designer's words, for an operation on values of the wrong
+    kinds (text compared with a number, an empty cell added to a number)."""
+    text = str(exc)
+    for pattern in (_COMPARE, _OPERAND, _CONCAT):
+        match = pattern.search(text)
+        if match:
+            a, b = (_KINDS.get(match[k], match[k]) for k in ("a", "b"))
+            op = match.groupdict().get("op") or "+"
+            kinds = {a, b}
+            if "an empty cell" in kinds:
+                hint = "guard the empty cell, e.g. `(column or 0)`, or make the column required in game.toml"
+            elif "text" in kinds:
+                hint = ("a column declared `str` or `text` holds text: compare it with quoted text, "
+                        "or declare the column `int` or `float` in game.toml")
+            else:
+                hint = "convert one side, e.g. `int(column)`, or change the column's type in game.toml"
+            verb = "compare" if pattern is _COMPARE else "combine"
+            return f"`{op.strip()}` cannot {verb} {a} with {b}", hint
+    return text, ""

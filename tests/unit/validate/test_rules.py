@@ -583,6 +583,19 @@ def test_problems_in_rules_toml_are_located(tiny, rules, location, words):
     assert words in problems[0].message
 
 
+@pytest.mark.parametrize("expression, words, hint", [
+    ("title < 3", "`<` cannot compare text with a whole number", "compare it with quoted text"),
+    ("cost + title == 1", "`+` cannot combine a whole number with text", "compare it with quoted text"),
+    ("[cost] < 2", "`<` cannot compare a list with a whole number", "convert one side"),
+])
+def test_values_of_the_wrong_kind_are_named_in_a_designers_words(tiny, expression, words, hint):
+    findings = _tiny_with_rules(tiny, f'[[rule]]\nid = "x"\nfor_each = "cards"\nassert = "{expression}"\nsource = "s"\n')
+    problem = next(f for f in findings if f.rule == "rules.expression")
+    assert problem.location == "tiny/rules.toml:4 (rule[0].assert)"
+    assert words in problem.message and "instances of" not in problem.message
+    assert hint in problem.hint
+
+
 def test_a_misspelt_name_is_reported_once(tmp_path):
     findings = run_copy(tmp_path, AR, cell("order_cards.csv", "order-c-02", "cost", "1 flower + 1 elixer"))
     at_cell = [f.rule for f in findings if f.location.endswith("order_cards.csv:3:6 (cost)")]
