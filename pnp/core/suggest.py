@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
 
@@ -21,3 +22,21 @@ def did_you_mean(word: Any, choices: Iterable[Any], then: str = "", cutoff: floa
     if close is None:
         return then
     return f"did you mean {close!r}?" + (f" {then}" if then else "")
+
+
+def nearest_file(root: Path, rel: str) -> str | None:
+    """The existing file a missing path ``rel`` (relative to the folder ``root``) most likely
+    meant, as a path relative to ``root`` written with ``/``: the same name in other letter
+    case, then the same name with another extension (``art/fox.jpg`` for ``art/fox.png``), then
+    a close spelling in the same folder. None when the folder does not exist or nothing is
+    close. Only the named folder is listed, never the tree."""
+    wanted = PurePosixPath(rel.replace("\\", "/"))
+    folder = root / wanted.parent
+    try:
+        names = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    except OSError:
+        return None
+    found = (next((n for n in names if n.lower() == wanted.name.lower()), None)
+             or next((n for n in names if PurePosixPath(n).stem.lower() == wanted.stem.lower()), None)
+             or close_match(wanted.name, names, cutoff=0.75))
+    return None if found is None else (wanted.parent / found).as_posix()

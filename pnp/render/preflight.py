@@ -91,17 +91,20 @@ def low_resolution(where: Location | str, art: str, dpi: float, min_dpi: int, hi
                     f"{art} prints at {dpi:.0f} dpi{' here' if here else ''}, below {min_dpi} dpi", hint, piece)
 
 
-def art_missing(where: Location | str, rel: str, piece: str = "", *, draft: bool = False) -> Finding:
+def art_missing(where: Location | str, rel: str, piece: str = "", *, draft: bool = False,
+                close: str | None = None) -> Finding:
     """``layout.art-missing``: no file ``rel`` (relative to the game folder) to draw. In a
     ``draft`` (a home build, ``pnp check``, the preview) it is a warning and a placeholder is
-    printed in its place; an export, and a ``--strict`` build, refuse it."""
+    printed in its place; an export, and a ``--strict`` build, refuse it. ``close`` is the file
+    it most likely meant (``core.suggest.nearest_file``), offered first in the hint."""
+    guess = f"did you mean {close!r}? " if close else ""
     if draft:
         return _finding("warning", "layout.art-missing", where,
                         f"no file {rel!r} in the game folder; a placeholder is printed in its place",
-                        "add the file (paths are relative to the game folder); pnp export and "
+                        guess + "add the file (paths are relative to the game folder); pnp export and "
                         "build --strict refuse missing art", piece)
     return _finding("error", "layout.art-missing", where, f"no file {rel!r} in the game folder",
-                    "paths are relative to the game folder", piece)
+                    guess + "paths are relative to the game folder", piece)
 
 
 def art_outside(where: Location | str, rel: str, piece: str = "") -> Finding:

@@ -10,6 +10,7 @@ cell, in the same words, so the two are one finding.
 from __future__ import annotations
 
 from ..core.findings import Finding
+from ..core.suggest import nearest_file
 from ..model.game import Game
 from ..render.preflight import art_missing, art_outside
 
@@ -32,5 +33,6 @@ def check_art_paths(game: Game, draft: bool = False) -> list[Finding]:
                 if not target.is_relative_to(root):
                     findings.append(art_outside(row.location(name), rel, piece))
                 elif not target.is_file():
-                    findings.append(art_missing(row.location(name), rel, piece, draft=draft))
+                    findings.append(art_missing(row.location(name), rel, piece, draft=draft,
+                                                close=nearest_file(game.path, rel)))
     return findings

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.errors import BuildError, Location
+from ...core.suggest import nearest_file
 from ...design.elements import ELEMENT_SPECS
 from ..art import RasterArt, load_svg
 from ..embed import draw_art
@@ -26,7 +27,9 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
         renderer.note((piece.card_key, rel, "outside"), art_outside(where, rel, piece.card_key))
         return
     if not path.is_file():
-        renderer.note((piece.card_key, rel, "missing"), art_missing(where, rel, piece.card_key, draft=renderer.draft))
+        renderer.note((piece.card_key, rel, "missing"),
+                      art_missing(where, rel, piece.card_key, draft=renderer.draft,
+                                  close=nearest_file(renderer.game_dir, rel)))
         draw_placeholder(c, rect, rel, renderer.paint)
         return
     bx, by, bw, bh = rect

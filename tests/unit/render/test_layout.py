@@ -224,6 +224,17 @@ def test_art_outside_the_game_folder_or_missing_is_refused(tiny, tmp_path):
     assert "no file 'art/none.png' in the game folder" in error_text(result)
 
 
+def test_missing_art_names_the_file_it_most_likely_meant(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    Image.new("RGB", (30, 30)).save(tiny / "art" / "Fox.png")
+    Image.new("RGB", (30, 30)).save(tiny / "art" / "owl.jpg")
+    for written, meant in (("art/fox.png", "art/Fox.png"), ("art/owl.png", "art/owl.jpg"),
+                           ("art/owel.jpg", "art/owl.jpg"), ("art/zebra.png", None)):
+        result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", art_layout(written))
+        (finding,) = [f for f in result.findings if f.rule == "layout.art-missing"]
+        assert finding.hint.startswith(f"did you mean {meant!r}?") == (meant is not None), finding.hint
+
+
 def test_an_image_used_many_times_is_embedded_once(tiny, tmp_path):
     (tiny / "art").mkdir()
     Image.new("RGB", (30, 30), (0, 128, 0)).save(tiny / "art" / "a.png")
