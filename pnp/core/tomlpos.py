@@ -100,3 +100,30 @@ def toml_error(display: str, exc: Exception) -> tuple[Location, str]:
         return Location(display), f"not valid TOML: {text}"
     message = (text[:found.start()] + text[found.end():]).strip()
     return Location(display, int(found.group(1)), int(found.group(2))), f"not valid TOML: {message}"
+
+
+# Hints for the TOML syntax errors a designer meets most, by the start of tomllib's message.
+_TOML_HINTS = (
+    ("Illegal character '\\n'", "a quoted text is not closed on its line: end it with the quote it "
+     "opened with, or use triple quotes (\"\"\") for text over several lines"),
+    ("Unterminated string", "a quoted text is not closed: end it with the quote it opened with"),
+    ("Expected ']' at the end of a table declaration", "close the table's name with ], e.g. [layouts.card]"),
+    ("Expected ']]' at the end of an array declaration", "close the name with ]], e.g. [[rule]]"),
+    ("Expected '=' after a key", "each setting is key = value on its own line"),
+    ("Invalid value", "quote text values (name = \"Fox\"); numbers, true and false take no quotes"),
+    ("Expected newline or end of document", "one key = value per line; quote text that holds spaces"),
+    ("Invalid statement", "each line is a key = value, a [table] name or a comment starting with #"),
+    ("Invalid initial character for a key part", "keys are letters, digits, - and _; quote any other key"),
+    ("Unclosed array", "close the list with ]; items are separated by commas"),
+    ("Unclosed inline table", "close the table with } on the same line; keys are separated by commas"),
+    ("Cannot overwrite a value", "a key is set twice, or a table is named twice: keep one"),
+    ("Cannot declare", "a table is named twice: merge its keys into one [table]"),
+    ("Unescaped '\\'", "write a backslash in quoted text as \\\\ or use single quotes for a path"),
+)
+
+
+def toml_hint(message: str) -> str:
+    """A hint for the syntax error ``message`` (as ``toml_error`` gives it), or "" for one
+    with no common cause."""
+    text = message.removeprefix("not valid TOML: ")
+    return next((hint for start, hint in _TOML_HINTS if text.startswith(start)), "")

@@ -23,7 +23,7 @@ from ..core.errors import LayoutError, Location
 from ..core.findings import Finding
 from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import toml_error
+from ..core.tomlpos import toml_error, toml_hint
 from ..core.units import parse_length
 from ..model.game import Game
 from ..model.pieces import CardInstance, card_instances
@@ -264,7 +264,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
-        raise LayoutError(message, location=where, rule="layout.file") from None
+        raise LayoutError(message, location=where, rule="layout.file", hint=toml_hint(message)) from None
     except UnicodeDecodeError as exc:
         raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
                      hint="save the file as UTF-8") from None

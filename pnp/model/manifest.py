@@ -21,7 +21,7 @@ from ..core import units
 from ..core.errors import Location, ManifestError, Problem
 from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
-from ..core.tomlpos import toml_error
+from ..core.tomlpos import toml_error, toml_hint
 from .cells import COLOR_RE, ID_RE, parse_cell
 from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
 
@@ -249,7 +249,8 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
-        raise ManifestError(message, location=where, rule="schema.manifest") from None
+        raise ManifestError(message, location=where, rule="schema.manifest",
+                            hint=toml_hint(message)) from None
     except UnicodeDecodeError:
         raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8",
                             rule="schema.manifest") from None

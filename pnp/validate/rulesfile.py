@@ -19,7 +19,7 @@ from ..core.errors import Location, PnpError, Problem
 from ..core.schema import TomlFile, check
 from ..core.findings import SEVERITIES, Finding
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import line_of, toml_error, toml_key_lines
+from ..core.tomlpos import line_of, toml_error, toml_hint, toml_key_lines
 from ..model.game import Component, Game
 from .expressions import Evaluator
 from .kinds import RULE_KINDS
@@ -125,7 +125,7 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(book.display, exc)
         hint = "a table written twice: each rule starts with its own [[rule]] (two brackets)" \
-            if "overwrite" in message.lower() else ""
+            if "overwrite" in message.lower() else toml_hint(message)
         return book, [Finding.at("error", "rules.file", where, message, hint=hint)]
     book.lines = toml_key_lines(text)
     findings: list[Finding] = []

@@ -29,7 +29,7 @@ from pathlib import Path
 from ...core.errors import Location, PnpError
 from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
-from ...core.tomlpos import toml_error
+from ...core.tomlpos import toml_error, toml_hint
 from ...core.units import CARD_SIZES, Size, parse_length, parse_size
 from ...model.game import Game
 from ...render.art import SCREEN_DPI
@@ -144,7 +144,7 @@ def _read_toml(path: Path, display: str) -> tuple[dict, str]:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
-        raise ProfileError(message, location=where) from None
+        raise ProfileError(message, location=where, hint=toml_hint(message)) from None
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror}", location=Location(display)) from None
 
