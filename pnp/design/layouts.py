@@ -336,7 +336,8 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             unknown = set(spec) - BOX_KEYS
             if unknown:
                 bad = sorted(unknown)[0]
-                raise _error(file, key, f"unknown box setting {bad!r}", hint=did_you_mean(bad, BOX_KEYS) or None)
+                raise _error(file, f"layouts.{origins.get(bad, name)}.boxes.{bname}.{bad}",
+                             f"unknown box setting {bad!r}", hint=did_you_mean(bad, BOX_KEYS) or None)
             btype = spec.get("type")
             if btype not in BOX_TYPES:
                 raise _error(file, f"{key}.type", f"box type {btype!r} is not one of {', '.join(BOX_TYPES)}")

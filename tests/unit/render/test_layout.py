@@ -142,8 +142,11 @@ def test_unknown_colour_and_layout_errors(tiny, tmp_path):
     result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n",
                       text_layout().replace('background = "white"', 'background = "purple"'))
     assert "'purple' is not a colour of this game" in error_text(result)
-    with pytest.raises(LayoutError, match="unknown box setting 'colour'.*\n.*did you mean 'color'"):
+    with pytest.raises(LayoutError, match="unknown box setting 'colour'.*\n.*did you mean 'color'") as bad:
         build(tiny, tmp_path, "a,A,1,red,,1\n", text_layout('colour = "red"'))  # the file itself is wrong
+    layouts = (tiny / "templates" / "layouts.toml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(layouts, 1) if text.startswith("colour = "))
+    assert bad.value.location.line == line and bad.value.location.column_name.endswith(".colour")  # at the key
     result, _ = build(tiny, tmp_path, "a,A,1,red,,1\n", "[layouts.red]\n[layouts.green]\n")
     assert problems(result) == [("layout.undefined", "tiny/game.toml:14 (components.cards.layout)", "cards/a")]
     assert "the face layout 'action' is not defined" in error_text(result)
