@@ -112,6 +112,24 @@ def merge(findings: Iterable[Finding]) -> list[Finding]:
     return out
 
 
+def supersede(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings without each warning that an error of the same rule at the same location
+    already reports for the same pieces: one cause judged by two outputs (missing art is a
+    warning for the draft build, which prints a placeholder, and an error for an export, which
+    refuses it) is one finding, the stricter. Order is kept."""
+    findings = list(findings)
+    errors: dict[tuple[str, str], set[str]] = {}
+    for f in findings:
+        if f.severity == "error":
+            errors.setdefault((f.rule, f.location), set()).update(_pieces(f))
+    return [f for f in findings if not (f.severity == "warning" and (f.rule, f.location) in errors
+                                        and _pieces(f) <= errors[(f.rule, f.location)])]
+
+
+def _pieces(f: Finding) -> set[str]:
+    return set(f.pieces or ((f.piece,) if f.piece else ()))
+
+
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
     """How many findings of each severity: ``{"error": n, "warning": n, "info": n}``."""
     out = {s: 0 for s in SEVERITIES}

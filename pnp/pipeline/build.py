@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import progress
-from ..core.findings import merge, sort_key
+from ..core.findings import merge, sort_key, supersede
 from ..core.parallel import map_ordered
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, GameSource
@@ -77,7 +77,7 @@ def run_game(job: BuildJob) -> GameReport:
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source)
-    report.findings = sorted(merge(data.findings + rendered.findings),
+    report.findings = sorted(supersede(merge(data.findings + rendered.findings)),
                              key=sort_key({f: i for i, f in enumerate(files)}))
     if job.write:
         errors = any(f.severity == "error" for f in report.findings)

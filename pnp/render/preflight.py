@@ -103,8 +103,9 @@ def art_missing(where: Location | str, rel: str, piece: str = "", *, draft: bool
                         f"no file {rel!r} in the game folder; a placeholder is printed in its place",
                         guess + "add the file (paths are relative to the game folder); pnp export and "
                         "build --strict refuse missing art", piece)
-    return _finding("error", "layout.art-missing", where, f"no file {rel!r} in the game folder",
-                    guess + "paths are relative to the game folder", piece)
+    return _finding("error", "layout.art-missing", where,
+                    f"no file {rel!r} in the game folder; an export prints no placeholder",
+                    guess + "add the file (paths are relative to the game folder)", piece)
 
 
 def art_outside(where: Location | str, rel: str, piece: str = "") -> Finding:
