@@ -160,7 +160,8 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
 
 def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
     """Print one game's build: its outcome line, each part (``describe(name, result)`` says what
-    it made) with the files written or kept (not when ``quiet``), then its findings (infos
+    it made) with the files written or kept (not when ``quiet``; a refused run lists only what it
+    kept), then its findings (infos
     counted on one line). The files a part wrote are listed even when another part failed.
     Returns whether the build failed: the game did not load, the verdict refused to write (an
     error, or with ``strict`` a warning), or a part could not be made at all (a forced build
@@ -169,7 +170,8 @@ def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
 
     lines = report_lines(report, strict, infos=False)
     print_lines(lines[:1])
-    for name, result in ({} if quiet else report.ran).items():
+    made = {} if quiet or report.refused else report.ran  # a refused run made nothing to list
+    for name, result in made.items():
         what = describe(name, result)
         if what:
             out.print(f"  {escape(name)}: {what}")

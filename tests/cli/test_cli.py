@@ -121,6 +121,7 @@ def test_build_refuses_data_with_errors_unless_forced(tiny, tmp_path):
     result = pnp("build", str(tiny), "-o", str(out))
     assert result.returncode == 1
     assert "nothing written" in result.stdout and "totals.stated" in result.stdout
+    assert "cards:" not in result.stdout and "wrote" not in result.stdout  # no part is listed as made
     assert not (out / "tiny" / "tiny-cards.pdf").exists()
     forced = pnp("build", str(tiny), "-o", str(out), "--force")
     assert forced.returncode == 0, forced.stderr
