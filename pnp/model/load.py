@@ -129,10 +129,11 @@ def _sheet_marks(comp: Component, raw: RawTable, positions: dict[str, int], erro
                               if 0 <= c0 - raw.first_column < len(raw.header) else None, raw.sheet),
             hint="unmerge them and fill in every cell: a merged region keeps its value in its first cell only"))
     if raw.hidden_rows:
-        shown = ", ".join(str(n) for n in raw.hidden_rows[:10]) + (" ..." if len(raw.hidden_rows) > 10 else "")
+        n = len(raw.hidden_rows)
+        shown = ", ".join(str(r) for r in raw.hidden_rows[:10]) + (" ..." if n > 10 else "")
         comp.table_findings.append(Finding.at(
             "warning", "schema.hidden", Location(raw.display, raw.hidden_rows[0], sheet=raw.sheet),
-            f"{len(raw.hidden_rows)} hidden row(s) are read like the others (rows {shown})",
+            f"{n} hidden row{'s are' if n > 1 else ' is'} read like the others (row{'s' if n > 1 else ''} {shown})",
             hint="show them (select the rows around them, then Unhide) to see what will print, or delete "
             "the rows that should not", component=comp.id))
     hidden = [col for col in raw.hidden_columns if col in declared]

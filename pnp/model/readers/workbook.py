@@ -128,11 +128,14 @@ def read_workbook(path: Path, display: str | None = None, *, sheet: str | None =
     blank: list[int] = []
     trimmed: list[str] = []
     width = 0
+    errors_by_row: dict[int, list[tuple[int, str]]] = {}
+    for (row, col), code in marks.errors.items():
+        errors_by_row.setdefault(row, []).append((col, code))
     for index, cells in enumerate(rows):
         line = first_row + index
         cells = list(cells)
-        for (row, col), code in marks.errors.items():
-            if row == line and 0 <= col - first_col < len(cells):
+        for col, code in errors_by_row.get(line, ()):
+            if 0 <= col - first_col < len(cells):
                 cells[col - first_col] = FormulaError(code)
         if all(_blank(c) for c in cells):
             if header is not None:
