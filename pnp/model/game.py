@@ -68,6 +68,11 @@ class Row:
         value = self.values.get(key)
         return default if value is None else value
 
+    @property
+    def place(self) -> str:
+        """The row in words: ``line 7`` of a CSV file, ``row 7`` of a sheet."""
+        return f"{'row' if self.sheet else 'line'} {self.line}"
+
     def location(self, column: str | None = None) -> Location:
         """The file, line and column of this row, or of one of its cells."""
         if column and column in self.columns:

@@ -158,7 +158,7 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
             if row.id in seen:
                 first = seen[row.id]
                 errors.append(DataError(
-                    f"id {row.id!r} is used twice (first on line {first.line})", rule="schema.unique-id",
+                    f"id {row.id!r} is used twice (first on {first.place})", rule="schema.unique-id",
                     location=row.location(comp.id_column),
                     hint="every row needs its own id; ids stay with a card when rows move"))
             else:
@@ -222,9 +222,9 @@ def load_game(path: Path | str, display_root: str | None = None,
                              delimiter=comp.delimiter if comp.delimiter is not None else options.delimiter,
                              sheet=comp.sheet)
         except DataError as exc:
-            if exc.rule == "schema.sheet" and comp.sheet is not None:  # the name game.toml gives
-                exc = DataError(exc.message, location=game.key_location(f"components.{comp.id}.table.sheet"),
-                                hint=exc.hint, rule=exc.rule)
+            if exc.rule == "schema.sheet":  # at the sheet game.toml names, or the table naming none
+                key = f"components.{comp.id}.table" + (".sheet" if comp.sheet is not None else "")
+                exc = DataError(exc.message, location=game.key_location(key), hint=exc.hint, rule=exc.rule)
             errors.append(exc)
             continue
         comp.sheet = raw.sheet

@@ -90,7 +90,7 @@ def check_zero_copies(game: Game) -> list[Finding]:
             continue
         zero = [r for r in comp.rows if r.copies == 0 and r.get(comp.copies_column) == 0]
         if zero:
-            ids = ", ".join(r.id or f"line {r.line}" for r in zero[:8]) + (" ..." if len(zero) > 8 else "")
+            ids = ", ".join(r.id or r.place for r in zero[:8]) + (" ..." if len(zero) > 8 else "")
             out.append(Finding.at("info", "copies.zero", zero[0].location(comp.copies_column),
                                   f"{len(zero)} row(s) of {comp.name} have 0 copies and will not be printed: {ids}",
                                   component=comp.id, piece=zero[0].id or ""))

@@ -67,7 +67,8 @@ def _pick_sheet(book, path: Path, display: str, sheet: str | None) -> str:
             return names[0]
         raise DataError(f"{path.name} has {len(names)} sheets and game.toml names none",
                         location=Location(display), rule="schema.sheet",
-                        hint="name the sheet to read with sheet = \"...\"; the sheets: " + ", ".join(names))
+                        hint=f'name the sheet to read: table = {{ file = "{path.name}", sheet = "{names[0]}" }}; '
+                        "the sheets: " + ", ".join(names))
     if sheet not in names:
         raise DataError(f"{path.name} has no sheet {sheet!r}", location=Location(display), rule="schema.sheet",
                         hint=did_you_mean(sheet, names, "its sheets: " + ", ".join(names)))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pnp.core.errors import Location, ManifestError, column_letters
+from pnp.core.findings import Finding
 from pnp.model.load import GameDataErrors, LoadOptions, load_game
 from pnp.validate.check import check_game_full
 from pnp.model.games import GameSource
@@ -20,7 +21,7 @@ from workbooks import Error, Formula, Sheet, write_ods, write_xlsx
 HEAD = ["id", "title", "cost", "colour", "text", "copies"]
 FIRE = ["fire", "Fire & Ice", 2, "red", "Draw 2.\nDiscard <1>.", 3]
 LEAF = ["leaf", "Leaf", 1, "green", None, 2]
-WRITERS = {".xlsx": write_xlsx, ".ods": write_ods}
+WRITERS = {".xlsx": write_xlsx, ".xlsm": write_xlsx, ".ods": write_ods}
 
 
 def tiny(tmp_path: Path, table: str) -> Path:
@@ -53,7 +54,7 @@ def test_column_letters_and_sheet_locations():
     assert str(Location("g/cards.csv", 7, 3, "cost")) == "g/cards.csv:7:3 (cost)"  # CSV as before
 
 
-@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+@pytest.mark.parametrize("suffix", [".xlsx", ".xlsm", ".ods"])
 def test_a_sheet_reads_as_the_csv_does(tmp_path, suffix):
     want = load_game(FIXTURES / "tiny", "g").components["cards"]
     game = with_sheets(tmp_path, suffix, {"Notes": Sheet([["a note"]]), "Cards": Sheet([HEAD, FIRE, LEAF])})
@@ -127,7 +128,8 @@ def test_a_workbook_of_one_sheet_needs_no_sheet_name_and_one_of_several_does(tmp
     game = with_sheets(tmp_path, ".xlsx", {"Anything": Sheet([HEAD, FIRE, LEAF])}, sheet=None)
     assert load_game(game, "g").components["cards"].table_name == "g/cards.xlsx › Anything"
     game = with_sheets(tmp_path / "two", ".xlsx", {"A": Sheet([HEAD, FIRE]), "B": Sheet([["x"]])}, sheet=None)
-    assert errors_of(game) == ["schema.sheet g/cards.xlsx: cards.xlsx has 2 sheets and game.toml names none"]
+    assert errors_of(game) == ["schema.sheet g/game.toml:9 (components.cards.table): "
+                               "cards.xlsx has 2 sheets and game.toml names none"]
 
 
 def test_a_sheet_whose_table_starts_lower_and_to_the_right_names_its_real_cells(tmp_path):
@@ -165,3 +167,17 @@ def test_a_csv_table_states_its_own_encoding_and_delimiter(tmp_path):
     # the table's own settings win over the command line's, which are the default for the others
     for options in (LoadOptions(), LoadOptions(encoding="utf-16", delimiter=",")):
         assert load_game(game, "g", options).components["cards"].rows[0]["title"] == "Café"
+
+
+def test_a_sheet_names_rows_as_rows(tmp_path):
+    game = with_sheets(tmp_path, ".xlsx", {"Cards": Sheet([HEAD, FIRE, ["fire"] + LEAF[1:]])})
+    assert errors_of(game) == ["schema.unique-id g/cards.xlsx › Cards!A3 (id): id 'fire' is used twice "
+                               "(first on row 2)"]
+
+
+def test_a_finding_carries_its_sheet_and_json_names_it_only_for_a_sheet():
+    cell = Finding.at("error", "schema.type", Location("g/cards.xlsx", 7, 3, "cost", "Creatures"), "bad")
+    assert (cell.group, cell.position, cell.as_dict()["sheet"]) == ("g/cards.xlsx › Creatures", "C7 (cost)", "Creatures")
+    assert Finding.from_dict(cell.as_dict()) == cell
+    csv_cell = Finding.at("error", "schema.type", Location("g/cards.csv", 7, 3, "cost"), "bad")
+    assert "sheet" not in csv_cell.as_dict() and csv_cell.position == "7:3 (cost)"
