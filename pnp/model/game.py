@@ -113,8 +113,8 @@ class Component:
     trimmed_headers: list[str] = field(default_factory=list)
     """Header names that had spaces around them in the file."""
     sheet: str | None = None
-    """The sheet of a workbook table (``sheet`` in game.toml; None: the workbook's only sheet,
-    or a CSV table)."""
+    """The sheet of a workbook table: the one game.toml names, and once the table is read the
+    one read (a workbook's only sheet when game.toml names none); None for a CSV table."""
     encoding: str | None = None
     """The text encoding of a CSV table, as game.toml states it (None: the command line's)."""
     delimiter: str | None = None

@@ -192,8 +192,9 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
 @dataclass(frozen=True)
 class LoadOptions:
     """How a game's tables are read: ``encoding`` of every CSV table and ``delimiter`` (None:
-    detected per file), where game.toml does not state a table's own, and ``copies_cap``, the largest copy count of one row before it is taken
-    for a typo (None lifts it; a component's ``max_copies`` raises it)."""
+    detected per file), where game.toml does not state a table's own, and ``copies_cap``,
+    the largest copy count of one row before it is taken for a typo (None lifts it; a
+    component's ``max_copies`` raises it)."""
 
     encoding: str = "utf-8"
     delimiter: str | None = None

@@ -28,7 +28,7 @@ from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, St
 from .readers import reader_for
 
 DELIMITER_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
-"""Delimiters game.toml (and --delimiter) may name in words."""
+"""Delimiters a table of game.toml may name in words, as ``--delimiter`` may."""
 
 Scalar = Union[str, int, float, bool]
 

@@ -52,6 +52,6 @@ class RawTable:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     """Merged regions of a sheet: (first row, first column, last row, last column), 1-based."""
     hidden_rows: list[int] = field(default_factory=list)
-    """Rows of a sheet hidden in the spreadsheet (1-based, within the table)."""
+    """Data rows of a sheet hidden in the spreadsheet (1-based; blank rows are not listed)."""
     hidden_columns: list[int] = field(default_factory=list)
     """Columns of a sheet hidden in the spreadsheet (1-based, within the table)."""

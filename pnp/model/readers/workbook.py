@@ -159,10 +159,11 @@ def read_workbook(path: Path, display: str | None = None, *, sheet: str | None =
         raise DataError("the sheet is empty: no header row", location=where(1), rule="schema.file",
                         hint="the first row with values must name the columns")
     last_row = records[-1].line if records else header_line
+    read = {record.line for record in records}  # a hidden blank row is only skipped, as any blank row
     last_col = first_col + width - 1
     return RawTable(path, display, header, records, ",", blank, trimmed, sheet=name, first_column=first_col,
                     header_line=header_line, merged=marks.merged,
-                    hidden_rows=_within(marks.hidden_rows, header_line, last_row),
+                    hidden_rows=[r for r in _within(marks.hidden_rows, header_line, last_row) if r in read],
                     hidden_columns=_within(marks.hidden_columns, first_col, last_col))
 
 

@@ -132,10 +132,14 @@ def test_a_workbook_of_one_sheet_needs_no_sheet_name_and_one_of_several_does(tmp
                                "cards.xlsx has 2 sheets and game.toml names none"]
 
 
-def test_a_sheet_whose_table_starts_lower_and_to_the_right_names_its_real_cells(tmp_path):
-    rows = [[], [None, *HEAD], [None, *FIRE[:2], "two", *FIRE[3:]]]
-    assert errors_of(with_sheets(tmp_path, ".xlsx", {"Cards": Sheet(rows)})) == [
-        "schema.type g/cards.xlsx › Cards!D3 (cost): 'two' is not a whole number"]
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_sheet_whose_table_starts_lower_and_to_the_right_names_its_real_cells(tmp_path, suffix):
+    rows = [[], [None, *HEAD], [None, *FIRE[:2], "two", *FIRE[3:]], [None, *LEAF[:5], Error("1/0")]]
+    assert errors_of(with_sheets(tmp_path, suffix, {"Cards": Sheet(rows, merged=["C3:C4"])})) == [
+        f"schema.merged g/cards{suffix} › Cards!C3 (title): cells C3:C4 are merged",
+        f"schema.type g/cards{suffix} › Cards!D3 (cost): 'two' is not a whole number",
+        f"schema.required g/cards{suffix} › Cards!C4 (title): this cell is blank but the column needs a value",
+        f"schema.formula g/cards{suffix} › Cards!G4 (copies): the formula in this cell gives the error #DIV/0!"]
 
 
 @pytest.mark.parametrize("data", [b"", b"PK\x03\x04 broken off", b"id,title\nfire,Fire\n"])
@@ -181,3 +185,10 @@ def test_a_finding_carries_its_sheet_and_json_names_it_only_for_a_sheet():
     assert Finding.from_dict(cell.as_dict()) == cell
     csv_cell = Finding.at("error", "schema.type", Location("g/cards.csv", 7, 3, "cost"), "bad")
     assert "sheet" not in csv_cell.as_dict() and csv_cell.position == "7:3 (cost)"
+
+
+def test_a_hidden_blank_row_is_only_a_skipped_blank_row(tmp_path):
+    game = with_sheets(tmp_path, ".xlsx", {"Cards": Sheet([HEAD, FIRE, [], LEAF], hidden_rows=[3])})
+    found = [(f.rule, f.location, f.message) for f in check_game_full(GameSource(game, "g")).findings
+             if f.rule.startswith("schema.")]
+    assert found == [("schema.blank-rows", "g/cards.xlsx › Cards, row 3", "1 blank row(s) skipped (rows 3)")]
