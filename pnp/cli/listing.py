@@ -30,8 +30,8 @@ def list_games(games: GameArg = None, encoding: EncodingOpt = "utf-8", delimiter
             size = ""
             if comp.card_size is not None:
                 size = f"{comp.card_size_name} ({comp.card_size})"
-            elif comp.table_display:
-                size = comp.table_display.split("/")[-1]
+            elif comp.table_name:
+                size = comp.table_name.split("/")[-1]
             table.add_row(escape(comp.id), comp.kind, escape(comp.name), str(len(comp.rows)) if comp.table else "",
                           str(comp.pieces) if comp.kind != "table" else "", escape(size))
         table.add_section()

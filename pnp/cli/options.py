@@ -78,7 +78,7 @@ GameArg = Annotated[
                    show_default=False),
 ]
 EncodingOpt = Annotated[str, typer.Option(
-    help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel.")]
+    help="Text encoding of the CSV files, e.g. cp1252 for files saved by older Excel; a table's own encoding in game.toml wins.")]
 DelimiterOpt = Annotated[Optional[str], typer.Option(
     help="CSV delimiter; detected from the header line when not given (comma or semicolon).", show_default=False)]
 MaxImagePixelsOpt = Annotated[int, typer.Option(

@@ -11,21 +11,48 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def column_letters(column: int) -> str:
+    """A spreadsheet's name of 1-based column ``column``: 1 -> ``A``, 27 -> ``AA``."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def cell_name(line: int | None, column: int | None) -> str:
+    """A cell of a sheet as spreadsheets name it (``C7``); ``row 7`` without a column, ``C``
+    without a row, "" without either."""
+    if line is not None and column is not None:
+        return f"{column_letters(column)}{line}"
+    if line is not None:
+        return f"row {line}"
+    return column_letters(column) if column is not None else ""
+
+
 @dataclass(frozen=True)
 class Location:
     """Where a value came from: a file, and optionally a 1-based line and column.
 
     ``column_name`` is the CSV header of the column, or a dotted key path in a TOML manifest.
+    ``sheet`` names the sheet of a workbook (.xlsx, .ods); then ``line`` is the sheet's row
+    number and the location reads as spreadsheets name a cell: ``cards.xlsx › Creatures!C7``.
     """
 
     file: Path | str
     line: int | None = None
     column: int | None = None
     column_name: str | None = None
+    sheet: str | None = None
 
     def __str__(self) -> str:
         text = str(self.file)
-        if self.line is not None:
+        if self.sheet is not None:
+            text += f" › {self.sheet}"
+            cell = cell_name(self.line, self.column)
+            if cell:
+                text += f"!{cell}" if self.column is not None else f", {cell}"
+        elif self.line is not None:
             text += f":{self.line}"
             if self.column is not None:
                 text += f":{self.column}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Iterable
 
-from .errors import Location
+from .errors import Location, cell_name
 
 SEVERITIES = ("error", "warning", "info")
 """Most to least serious. ``pnp check`` exits 1 on an error (and on a warning with --strict)."""
@@ -44,6 +44,9 @@ class Finding:
     """Every piece the same finding was made for, when more than one (``piece`` is the first)."""
     count: int = 1
     """How many places the finding stands for (the pieces, or identical findings merged)."""
+    sheet: str = ""
+    """The sheet of a workbook table (``file`` is the workbook, ``line`` the sheet's row);
+    left out of :meth:`as_dict` when empty, so findings about other files read as before."""
 
     @classmethod
     def at(cls, severity: str, rule: str, where: Location | None, message: str, *, source: str = "",
@@ -53,13 +56,13 @@ class Finding:
             return cls(severity, rule, "", message, source, hint or "", component=component, piece=piece)
         return cls(severity, rule, str(where), message, source, hint or "", file=str(where.file),
                    line=where.line, column=where.column, field=where.column_name or "",
-                   component=component, piece=piece)
+                   component=component, piece=piece, sheet=where.sheet or "")
 
     @property
     def group(self) -> str:
         """What the human report groups this finding under: its file, or its component."""
         if self.file:
-            return self.file
+            return f"{self.file} › {self.sheet}" if self.sheet else self.file
         if self.component:
             return f"component {self.component}"
         return self.location.split(" (")[0] if self.location else "(game)"
@@ -69,7 +72,9 @@ class Finding:
         """The place inside :attr:`group`: ``line:column (field)``, or the piece."""
         if self.file:
             text = ""
-            if self.line is not None:
+            if self.sheet:
+                text = cell_name(self.line, self.column)
+            elif self.line is not None:
                 text = str(self.line) + (f":{self.column}" if self.column is not None else "")
             if self.field:
                 text += f" ({self.field})" if text else self.field
@@ -79,8 +84,12 @@ class Finding:
         return self.location
 
     def as_dict(self) -> dict:
-        """The finding as a JSON-ready dict (every field, None where not known)."""
-        return asdict(self)
+        """The finding as a JSON-ready dict (every field, None where not known; ``sheet`` only
+        for a finding about a workbook's sheet)."""
+        out = asdict(self)
+        if not self.sheet:
+            del out["sheet"]
+        return out
 
     @classmethod
     def from_dict(cls, item: dict) -> Finding:

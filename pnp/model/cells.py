@@ -1,11 +1,14 @@
-"""One CSV cell's text to its typed value, as its column declares (docs/game-format.md).
+"""One cell to its typed value, as its column declares (docs/game-format.md).
 
-:func:`parse_cell` raises ``ValueError(message, hint)``; the loader turns that into a located
-:class:`pnp.core.errors.DataError` naming file, line, column and value.
+:func:`parse_cell` reads a CSV cell's text and :func:`parse_value` a workbook cell (text, a
+number, a bool, a date or a formula error). Both raise :class:`pnp.core.errors.Problem`; the
+loader turns that into a located :class:`pnp.core.errors.DataError` naming file, line, column
+and value.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -13,6 +16,15 @@ from ..core import units
 from ..core.errors import Problem
 from ..core.suggest import did_you_mean
 from .game import ColumnSpec
+from .readers.base import FormulaError
+
+SIGNIFICANT_DIGITS = 15
+"""The precision spreadsheets calculate and show numbers to (Excel's specifications and limits:
+"Number precision: 15 digits"); a workbook's number is read at it, so a formula's 3.0000000000000004
+is the 3 the sheet shows."""
+
+_DESCRIBED = {"int": " (a whole number)", "float": " (a number)", "bool": " (yes or no)", "str": " (one line of text)",
+              "text": " (text)"}
 
 TRUE_WORDS = {"yes", "y", "true", "1", "x"}
 
@@ -117,3 +129,49 @@ def _check_range(spec: ColumnSpec, value: float) -> None:
     if spec.max is not None and value > spec.max:
         raise Problem(f"{value:g} is above the maximum {spec.max:g}", rule="schema.range",
                       hint=f"this column takes values up to {spec.max:g}")
+
+
+def number_text(value: int | float) -> str:
+    """A workbook number as a sheet shows it, at :data:`SIGNIFICANT_DIGITS`: ``3.0`` -> ``3``,
+    ``2.5`` -> ``2.5``."""
+    if isinstance(value, int):
+        return str(value)
+    rounded = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+    if rounded.is_integer() and abs(rounded) < 1e15:
+        return str(int(rounded))
+    return repr(rounded)
+
+
+def parse_value(spec: ColumnSpec, value: Any) -> Any:
+    """Turn one workbook cell into its column's typed value, or raise a Problem.
+
+    Text is read as a CSV cell's (:func:`parse_cell`); a number as the text the sheet shows
+    (so 3.0 is the whole number 3 and 2.5 is not); a bool is a ``bool`` column's yes or no and
+    elsewhere the ``TRUE`` or ``FALSE`` the sheet shows. A date, time or duration is a Problem
+    (rule ``schema.type``) in every column: `pnp` has no date type, and the text a date shows
+    depends on the sheet's format. A formula error, or a formula with no saved result, is a
+    Problem with rule ``schema.formula``.
+    """
+    if isinstance(value, FormulaError):
+        if value.code:
+            raise Problem(f"the formula in this cell gives the error {value.code}", rule="schema.formula",
+                          hint="fix the formula (or the cells it reads) in the spreadsheet, save, and check again")
+        raise Problem("this formula cell has no saved result", rule="schema.formula",
+                      hint="the workbook was written by a program that does not calculate; open it in your "
+                      "spreadsheet and save it, so each formula's result is stored")
+    if isinstance(value, bool):
+        if spec.type == "bool":
+            return value
+        return parse_cell(spec, "TRUE" if value else "FALSE")
+    if isinstance(value, (int, float)):
+        return parse_cell(spec, number_text(value))
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        what = {datetime.datetime: "a date and time", datetime.date: "a date", datetime.time: "a time",
+                datetime.timedelta: "a duration"}[type(value)]
+        shown = str(value) if isinstance(value, datetime.timedelta) else value.isoformat()
+        raise Problem(f"this cell holds {what} ({shown}), but its column is declared "
+                      f"\"{spec.type}\"{_DESCRIBED.get(spec.type, '')}",
+                      rule="schema.type",
+                      hint="the spreadsheet formats the cell as a date; format it as a number or as plain text "
+                      "(Format › Number) and type the value again")
+    return parse_cell(spec, value)

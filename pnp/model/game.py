@@ -57,6 +57,8 @@ class Row:
     columns: dict[str, tuple[int, int]]
     """column name -> (line, 1-based column number) of its cell."""
     copies: int = 1
+    sheet: str | None = None
+    """The workbook sheet the row is on (``file`` is the workbook, ``line`` the sheet's row)."""
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -66,12 +68,17 @@ class Row:
         value = self.values.get(key)
         return default if value is None else value
 
+    @property
+    def place(self) -> str:
+        """The row in words: ``line 7`` of a CSV file, ``row 7`` of a sheet."""
+        return f"{'row' if self.sheet else 'line'} {self.line}"
+
     def location(self, column: str | None = None) -> Location:
         """The file, line and column of this row, or of one of its cells."""
         if column and column in self.columns:
             line, col = self.columns[column]
-            return Location(self.file, line, col, column)
-        return Location(self.file, self.line)
+            return Location(self.file, line, col, column, self.sheet)
+        return Location(self.file, self.line, sheet=self.sheet)
 
 
 @dataclass
@@ -105,6 +112,30 @@ class Component:
     """Lines of rows skipped because every cell was blank."""
     trimmed_headers: list[str] = field(default_factory=list)
     """Header names that had spaces around them in the file."""
+    sheet: str | None = None
+    """The sheet of a workbook table: the one game.toml names, and once the table is read the
+    one read (a workbook's only sheet when game.toml names none); None for a CSV table."""
+    encoding: str | None = None
+    """The text encoding of a CSV table, as game.toml states it (None: the command line's)."""
+    delimiter: str | None = None
+    """The delimiter of a CSV table, as game.toml states it (None: the command line's, or
+    detected)."""
+    table_findings: list = field(default_factory=list)
+    """Findings reading the table made that do not stop it loading (hidden rows or columns of
+    a sheet), :class:`pnp.core.findings.Finding` objects that ``pnp check`` reports."""
+
+    @property
+    def table_name(self) -> str | None:
+        """How messages name the table: its file (``g/cards.csv``), and a workbook's sheet
+        (``g/cards.xlsx › Creatures``)."""
+        if self.table_display and self.sheet:
+            return f"{self.table_display} › {self.sheet}"
+        return self.table_display
+
+    def table_location(self, line: int | None = None, column: int | None = None,
+                       column_name: str | None = None) -> Location:
+        """A place in the component's table: its file, with its sheet when it has one."""
+        return Location(self.table_display or "", line, column, column_name, self.sheet)
 
     @property
     def pieces(self) -> int:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DataError, Location, PnpError, Problem
+from ..core.errors import DataError, Location, PnpError, Problem, cell_name
+from ..core.findings import Finding
 from ..core.suggest import did_you_mean
-from .cells import parse_cell
+from .cells import parse_value
 from .game import Component, Game, Row
 from .manifest import read_manifest
 from .readers import RawTable, read_table
@@ -44,22 +45,25 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
     declared = comp.columns
     ignored = set(comp.options.get("ignore_columns", []))
     positions = {name: i for i, name in enumerate(raw.header)}
+    first = raw.first_column
     for name in declared:
         if name not in positions:
             errors.append(DataError(
                 f"column {name!r} is declared in game.toml but missing from the file", rule="schema.columns",
-                location=Location(raw.display, 1, column_name=name),
+                location=Location(raw.display, raw.header_line, column_name=name, sheet=raw.sheet),
                 hint=did_you_mean(name, [h for h in raw.header if h not in declared],
                                   "the header has: " + ", ".join(raw.header), cutoff=0.75)))
     for name, index in positions.items():
         if name not in declared and name not in ignored:
             errors.append(DataError(
                 f"column {name!r} is not declared in game.toml", rule="schema.columns",
-                location=Location(raw.display, 1, index + 1, name),
+                location=Location(raw.display, raw.header_line, first + index, name, raw.sheet),
                 hint=f"declare it under [components.{comp.id}.columns] (for example {name} = \"str\"), "
                 f"or list it in ignore_columns"))
     if any(name not in positions for name in declared):
         return
+    if raw.sheet is not None:
+        _sheet_marks(comp, raw, positions, errors)
     for record in raw.records:
         values: dict[str, Any] = {}
         bad: set[str] = set()
@@ -67,10 +71,10 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
         for name, spec in declared.items():
             index = positions[name]
             cell = record.cells[index]
-            cells[name] = (record.cell_lines[index], index + 1)
-            loc = Location(raw.display, record.cell_lines[index], index + 1, name)
+            cells[name] = (record.cell_lines[index], first + index)
+            loc = Location(raw.display, record.cell_lines[index], first + index, name, raw.sheet)
             try:
-                value = parse_cell(spec, cell)
+                value = parse_value(spec, cell)
             except Problem as exc:
                 errors.append(DataError(exc.message, location=loc, hint=exc.hint or None,
                                         rule=exc.rule or "schema.type"))
@@ -87,7 +91,7 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
                     hint=f"fill it in, or declare {name} with required = false in game.toml"))
             values[name] = value
         row = Row(comp.id, values.get(comp.id_column) if comp.id_column else None, values,
-                  raw.display, record.line, cells)
+                  raw.display, record.line, cells, sheet=raw.sheet)
         if comp.copies_column:
             copies = values.get(comp.copies_column)
             if copies is None and comp.copies_column not in bad and not declared[comp.copies_column].required:
@@ -110,6 +114,39 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
     comp.trimmed_headers = raw.trimmed_headers
 
 
+def _sheet_marks(comp: Component, raw: RawTable, positions: dict[str, int], errors: list[DataError]) -> None:
+    """Merged cells of the table's declared columns are errors (a merged region keeps its value
+    in its first cell only); hidden rows, and hidden declared columns, are warnings (they are
+    read, though the spreadsheet does not show them)."""
+    declared = {raw.first_column + positions[name] for name in comp.columns}
+    last = raw.records[-1].line if raw.records else raw.header_line
+    for r0, c0, r1, c1 in raw.merged:
+        if r1 < raw.header_line or r0 > last or not any(c0 <= col <= c1 for col in declared):
+            continue
+        errors.append(DataError(
+            f"cells {cell_name(r0, c0)}:{cell_name(r1, c1)} are merged", rule="schema.merged",
+            location=Location(raw.display, r0, c0, raw.header[c0 - raw.first_column]
+                              if 0 <= c0 - raw.first_column < len(raw.header) else None, raw.sheet),
+            hint="unmerge them and fill in every cell: a merged region keeps its value in its first cell only"))
+    if raw.hidden_rows:
+        n = len(raw.hidden_rows)
+        shown = ", ".join(str(r) for r in raw.hidden_rows[:10]) + (" ..." if n > 10 else "")
+        comp.table_findings.append(Finding.at(
+            "warning", "schema.hidden", Location(raw.display, raw.hidden_rows[0], sheet=raw.sheet),
+            f"{n} hidden row{'s are' if n > 1 else ' is'} read like the others (row{'s' if n > 1 else ''} {shown})",
+            hint="show them (select the rows around them, then Unhide) to see what will print, or delete "
+            "the rows that should not", component=comp.id))
+    hidden = [col for col in raw.hidden_columns if col in declared]
+    if hidden:
+        names = ", ".join(f"{raw.header[col - raw.first_column]!r} ({cell_name(None, col)})" for col in hidden)
+        comp.table_findings.append(Finding.at(
+            "warning", "schema.hidden", Location(raw.display, raw.header_line, hidden[0],
+                                                 raw.header[hidden[0] - raw.first_column], raw.sheet),
+            f"hidden column(s) {names} are read like the others", component=comp.id,
+            hint="show them to see what will print, or list a column in ignore_columns if pnp should not "
+            "read it"))
+
+
 def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
     for comp in game:
         if not comp.id_column:
@@ -121,7 +158,7 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
             if row.id in seen:
                 first = seen[row.id]
                 errors.append(DataError(
-                    f"id {row.id!r} is used twice (first on line {first.line})", rule="schema.unique-id",
+                    f"id {row.id!r} is used twice (first on {first.place})", rule="schema.unique-id",
                     location=row.location(comp.id_column),
                     hint="every row needs its own id; ids stay with a card when rows move"))
             else:
@@ -147,16 +184,17 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
                     if item not in ids:
                         close = did_you_mean(item, ids)
                         errors.append(DataError(
-                            f"{item!r} is not an id in {target.name} ({target.table_display})", rule="schema.ref",
+                            f"{item!r} is not an id in {target.name} ({target.table_name})", rule="schema.ref",
                             location=row.location(name),
                             hint=close or f"use an id from the {spec.ref} table"))
 
 
 @dataclass(frozen=True)
 class LoadOptions:
-    """How a game's tables are read: ``encoding`` of every table file, ``delimiter`` (None:
-    detected per file) and ``copies_cap``, the largest copy count of one row before it is taken
-    for a typo (None lifts it; a component's ``max_copies`` raises it)."""
+    """How a game's tables are read: ``encoding`` of every CSV table and ``delimiter`` (None:
+    detected per file), where game.toml does not state a table's own, and ``copies_cap``,
+    the largest copy count of one row before it is taken for a typo (None lifts it; a
+    component's ``max_copies`` raises it)."""
 
     encoding: str = "utf-8"
     delimiter: str | None = None
@@ -181,11 +219,16 @@ def load_game(path: Path | str, display_root: str | None = None,
         if comp.table is None:
             continue
         try:
-            raw = read_table(comp.table, comp.table_display, encoding=options.encoding,
-                             delimiter=options.delimiter)
+            raw = read_table(comp.table, comp.table_display, encoding=comp.encoding or options.encoding,
+                             delimiter=comp.delimiter if comp.delimiter is not None else options.delimiter,
+                             sheet=comp.sheet)
         except DataError as exc:
+            if exc.rule == "schema.sheet":  # at the sheet game.toml names, or the table naming none
+                key = f"components.{comp.id}.table" + (".sheet" if comp.sheet is not None else "")
+                exc = DataError(exc.message, location=game.key_location(key), hint=exc.hint, rule=exc.rule)
             errors.append(exc)
             continue
+        comp.sheet = raw.sheet
         _load_rows(comp, raw, errors, options.copies_cap)
     if not errors:
         _check_ids_and_refs(game, errors)

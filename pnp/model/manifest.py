@@ -10,6 +10,7 @@ hint; nothing is guessed.
 
 from __future__ import annotations
 
+import codecs
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,10 @@ from ..core.suggest import close_match, did_you_mean
 from ..core.tomlpos import toml_error, toml_hint
 from .cells import COLOR_RE, ID_RE, parse_cell
 from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
+from .readers import reader_for
+
+DELIMITER_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
+"""Delimiters a table of game.toml may name in words, as ``--delimiter`` may."""
 
 Scalar = Union[str, int, float, bool]
 
@@ -51,6 +56,17 @@ class ColumnTable(Struct, forbid_unknown_fields=True):
     default: Union[Scalar, None] = None
 
 
+class TableSource(Struct, forbid_unknown_fields=True):
+    """A component's ``table`` written as a table: the ``file`` and how it is read, the
+    ``sheet`` of a workbook, or the ``encoding`` and ``delimiter`` of a CSV file
+    (``table = { file = "cards.xlsx", sheet = "Creatures" }``)."""
+
+    file: str
+    sheet: Union[str, None] = None
+    encoding: Union[str, None] = None
+    delimiter: Union[str, None] = None
+
+
 class ComponentTable(Struct):
     """``[components.ID]``. Settings this schema does not name are the component's options
     (a board's ``size``, a token's ``shape``, a die's ``faces`` ...), read by the stage that
@@ -58,7 +74,7 @@ class ComponentTable(Struct):
 
     kind: Literal[COMPONENT_KINDS]  # type: ignore[valid-type]
     name: str
-    table: Union[str, None] = None
+    table: Union[str, TableSource, None] = None
     columns: dict[str, Any] = {}
     id_column: Union[str, None] = None
     copies_column: Union[str, None] = None
@@ -155,7 +171,8 @@ def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data
             close = close_match(key, sorted(COMPONENT_KEYS), cutoff=0.8)
             if close:  # a misspelt setting would otherwise be kept as an option nobody reads
                 raise error(f"{where}.{key}", f"unknown setting {key!r}", f"did you mean {close!r}?")
-    kind, table = spec.kind, spec.table
+    source = spec.table if isinstance(spec.table, TableSource) else TableSource(spec.table or "")
+    kind, table = spec.kind, source.file or None
     if table and not spec.columns:
         raise error(f"{where}.columns", f"component {cid!r} has a table but declares no columns",
                     f"add [{where}.columns] with one line per CSV column")
@@ -193,6 +210,7 @@ def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data
         raise error(f"{where}.copies_column",
                     f"{cid!r} declares a column 'copies' but no copies_column, so every row would count once",
                     'add copies_column = "copies", or rename the column if it means something else')
+    delimiter = _table_format(file, f"{where}.table", source)
     options = {k: v for k, v in data.items() if k not in COMPONENT_KEYS}
     options["ignore_columns"] = list(spec.ignore_columns)
     table_path = (game_dir / table) if table else None
@@ -205,7 +223,43 @@ def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data
         columns=columns, id_column=spec.id_column, copies_column=spec.copies_column, copies=spec.copies,
         card_size=card_size, card_size_name=spec.card_size, back=spec.back, back_column=spec.back_column,
         layout=spec.layout, layout_column=spec.layout_column, options=options,
+        sheet=source.sheet, encoding=source.encoding, delimiter=delimiter,
     )
+
+
+def _table_format(file: TomlFile, where: str, spec: TableSource) -> str | None:
+    """Check how a table is read (``sheet``, ``encoding``, ``delimiter`` of the component's
+    ``table``, key ``where``) against the format its file has; returns the delimiter as one
+    character (None: detected)."""
+    if not spec.file:
+        if spec.sheet is not None or spec.encoding is not None or spec.delimiter is not None:
+            raise file.error(f"{where}.file", "the table's file is empty", None, ManifestError)
+        return None
+    reader = reader_for(Path(spec.file))
+    if spec.sheet is not None and not reader.sheets:
+        raise file.error(f"{where}.sheet", f"{spec.file!r} is not a workbook, so it has no sheets",
+                         "sheet names the sheet of an .xlsx, .xlsm or .ods table", ManifestError)
+    if spec.sheet is not None and not spec.sheet.strip():
+        raise file.error(f"{where}.sheet", "the sheet name is empty", "write the name on the sheet's tab",
+                         ManifestError)
+    for key in ("encoding", "delimiter"):
+        if getattr(spec, key) is not None and not reader.text:
+            raise file.error(f"{where}.{key}", f"{spec.file!r} is a workbook, which has no {key}",
+                             f"{key} is for CSV tables; a workbook's cells are read as the spreadsheet saved them",
+                             ManifestError)
+    if spec.encoding is not None:
+        try:
+            codecs.lookup(spec.encoding)
+        except LookupError:
+            raise file.error(f"{where}.encoding", f"unknown text encoding {spec.encoding!r}",
+                             "for example utf-8, cp1252, latin-1, utf-16", ManifestError) from None
+    if spec.delimiter is None:
+        return None
+    delimiter = DELIMITER_NAMES.get(spec.delimiter.lower(), spec.delimiter)
+    if len(delimiter) != 1:
+        raise file.error(f"{where}.delimiter", f"the delimiter {spec.delimiter!r} is not one character",
+                         'write delimiter = ";", delimiter = "," or delimiter = "tab"', ManifestError)
+    return delimiter
 
 
 def _total(file: TomlFile, i: int, raw: Any, components: dict[str, Component]) -> StatedTotal:

@@ -100,8 +100,13 @@ class Listing:
     items_by_piece: dict[str, str] = field(default_factory=dict)
     """A piece's label without copy (``cards/fire``, ``cards/fire back``) -> its item id."""
     items_by_row: dict[tuple[str, int], str] = field(default_factory=dict)
-    """(table file as messages name it, line) -> the item id of that row's first piece."""
+    """(table as messages name it, with its sheet; line) -> the item id of that row's first piece."""
     sections_by_component: dict[str, str] = field(default_factory=dict)
+
+
+def _row_key(file: str, sheet: str | None, line: int) -> tuple[str, int]:
+    """A row's key in :attr:`Listing.items_by_row`: its table (a workbook's with the sheet) and line."""
+    return (f"{file} › {sheet}" if sheet else file, line)
 
 
 class PreviewSession:
@@ -192,10 +197,10 @@ class PreviewSession:
                 if fp is not None:
                     rows[fp] = entries
                 for entry in entries:
-                    deck["items"].append(self._item(entry, listing, f"{row.file}:{row.line}"))
+                    deck["items"].append(self._item(entry, listing, str(row.location())))
                     for label in entry["labels"]:
                         listing.items_by_piece.setdefault(label, entry["id"])
-                listing.items_by_row.setdefault((row.file, row.line), entries[0]["id"] if entries else "")
+                listing.items_by_row.setdefault(_row_key(row.file, row.sheet, row.line), entries[0]["id"] if entries else "")
             if deck["items"]:
                 listing.sections.append(deck)
                 listing.sections_by_component[comp.id] = comp.id
@@ -312,14 +317,14 @@ class PreviewSession:
                 item_id = f"{item_id} (copy {tp.face.copy})"
             row = tp.face.row
             item = {"id": item_id, "label": tp.name, "copies": 1,
-                    "where": f"{row.file}:{row.line}" if row is not None else "", "sides": sides}
+                    "where": str(row.location()) if row is not None else "", "sides": sides}
             by_id[ident] = item
             tsection["items"].append(item)
             listing.items_by_piece.setdefault(tp.face.card_key, item_id)
             if tp.back is not None:
                 listing.items_by_piece.setdefault(tp.back.card_key, item_id)
             if row is not None:
-                listing.items_by_row.setdefault((row.file, row.line), item_id)
+                listing.items_by_row.setdefault(_row_key(row.file, row.sheet, row.line), item_id)
             listing.sections_by_component[tp.component] = "tokens"
         if tsection["items"]:
             listing.sections.append(tsection)
@@ -417,7 +422,7 @@ class PreviewSession:
             if item and item not in items:
                 items.append(item)
         if not items and finding.get("file") and finding.get("line"):
-            item = listing.items_by_row.get((finding["file"], finding["line"]))
+            item = listing.items_by_row.get(_row_key(finding["file"], finding.get("sheet"), finding["line"]))
             if item:
                 items.append(item)
         section = listing.sections_by_component.get(finding.get("component") or "", "")

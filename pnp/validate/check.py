@@ -29,6 +29,9 @@ BUILTIN_RULES = ("schema.manifest", "schema.file", "schema.columns", "schema.typ
                  "schema.blank-rows", "totals.stated", "copies.zero")
 """Rules every game gets from its manifest (plus cost.* for each cost column in rules.toml)."""
 
+SHEET_RULES = ("schema.sheet", "schema.formula", "schema.merged", "schema.hidden")
+"""Rules a game with a workbook table gets too (docs/game-format.md, "Spreadsheet tables")."""
+
 
 def classify(err: DataError) -> str:
     """The rule id of a loading error: the one it was raised with (``schema.ref``,
@@ -60,20 +63,22 @@ def check_totals(game: Game) -> list[Finding]:
         findings.append(Finding.at(
             "error", "totals.stated", game.key_location(f"totals[{i}]"),
             f"the rulebook states {total.count} {total.label}, the data holds {have}",
-            source=total.source, hint=f"count the copies in {comp.table_display or total.component}{where}",
+            source=total.source, hint=f"count the copies in {comp.table_name or total.component}{where}",
             component=total.component))
     return findings
 
 
 def check_blank_rows(game: Game) -> list[Finding]:
-    """Info findings for rows skipped because every cell was blank (nothing is dropped silently)."""
+    """Info findings for rows skipped because every cell was blank (nothing is dropped silently),
+    and what reading a sheet noticed that does not stop it loading (``schema.hidden``)."""
     out = []
     for comp in game:
         if comp.blank_rows:
             lines = ", ".join(str(n) for n in comp.blank_rows[:10])
-            out.append(Finding("info", "schema.blank-rows", f"{comp.table_display}:{comp.blank_rows[0]}",
-                               f"{len(comp.blank_rows)} blank row(s) skipped (lines {lines})",
-                               file=comp.table_display or "", line=comp.blank_rows[0], component=comp.id))
+            out.append(Finding.at("info", "schema.blank-rows", comp.table_location(comp.blank_rows[0]),
+                                  f"{len(comp.blank_rows)} blank row(s) skipped "
+                                  f"({'rows' if comp.sheet else 'lines'} {lines})", component=comp.id))
+        out.extend(comp.table_findings)
     return out
 
 
@@ -85,7 +90,7 @@ def check_zero_copies(game: Game) -> list[Finding]:
             continue
         zero = [r for r in comp.rows if r.copies == 0 and r.get(comp.copies_column) == 0]
         if zero:
-            ids = ", ".join(r.id or f"line {r.line}" for r in zero[:8]) + (" ..." if len(zero) > 8 else "")
+            ids = ", ".join(r.id or r.place for r in zero[:8]) + (" ..." if len(zero) > 8 else "")
             out.append(Finding.at("info", "copies.zero", zero[0].location(comp.copies_column),
                                   f"{len(zero)} row(s) of {comp.name} have 0 copies and will not be printed: {ids}",
                                   component=comp.id, piece=zero[0].id or ""))
@@ -147,10 +152,11 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     findings += problems
     findings += run_rulebook(game, book)
     findings += check_rules_keys(game, book, source.templates_dir)
-    files = [f"{game.display_root}/game.toml", book.display] + [c.table_display for c in game if c.table_display]
+    files = [f"{game.display_root}/game.toml", book.display] + [c.table_name for c in game if c.table_name]
     findings += check_art_paths(game, draft)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
+    n_rules += len(SHEET_RULES) if any(c.sheet for c in game) else 0
     return CheckResult(display, game, findings, book, n_rules, files)
 
 

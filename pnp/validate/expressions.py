@@ -109,7 +109,7 @@ def row_label(row: Row) -> str:
         value = row.values.get(col)
         if isinstance(value, str) and value:
             return value
-    return row.id or f"line {row.line}"
+    return row.id or row.place
 
 
 def show(value: Any) -> str:

@@ -27,7 +27,7 @@ def pieces_text(f: Finding) -> str:
         shown = ", ".join(f.pieces[:MAX_PIECES])
         more = len(f.pieces) - MAX_PIECES
         return f"pieces ({len(f.pieces)}): {shown}" + (f" and {more} more" if more > 0 else "")
-    if f.piece and f.piece != f.position and not f.file.endswith(".csv"):
+    if f.piece and f.piece != f.position and not (f.file.endswith(".csv") or f.sheet):
         return f"piece: {f.piece}"  # a cell's finding is about its row already
     if f.count > 1:
         return f"{f.count} times"

@@ -10,6 +10,7 @@ parameters evaluated as expressions and the units a supply offers. Costs are che
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from ..core.errors import Location, Problem, explain
@@ -44,7 +45,7 @@ class Runner:
     def table_location(self, comp: Component) -> Location:
         """A component's table file, or its entry in game.toml when it has no table."""
         if comp.table_display:
-            return Location(comp.table_display)
+            return comp.table_location()
         return self.manifest_location(f"components.{comp.id}")
 
     def at_location(self, rule: RuleSpec) -> Location:
@@ -131,8 +132,7 @@ class Runner:
         message = first.message
         if not rule.message or "{failing" not in rule.message:
             message += f" (also: {', '.join(others)})"
-        return Finding(first.severity, first.rule, first.location, message, first.source, first.hint,
-                       first.file, first.line, first.column, first.field, first.component, first.piece)
+        return replace(first, message=message, pieces=(), count=1)
 
     # -- costs ------------------------------------------------------------------------------
     def check_costs(self, spec: CostSpec) -> list[Finding]:

@@ -198,7 +198,7 @@ class _Template:
         for col in where:
             if col not in comp.columns and col not in ("id", "copies"):
                 close = close_match(col, comp.columns)
-                raise Problem(f"count({component!r}, {col}=...): {comp.table_display or component} "
+                raise Problem(f"count({component!r}, {col}=...): {comp.table_name or component} "
                               f"has no column {col!r}",
                               hint=f"did you mean {close!r}?" if close else "columns: " + ", ".join(comp.columns))
         return comp.count(where)
@@ -216,9 +216,9 @@ class _Template:
         rows = comp.by_id()
         if row not in rows:
             close = close_match(row, rows)
-            raise Problem(f"card({component!r}, {row!r}): {comp.table_display} has no row with id {row!r}",
+            raise Problem(f"card({component!r}, {row!r}): {comp.table_name} has no row with id {row!r}",
                           hint=f"did you mean {close!r}?" if close else
-                          (f"ids: {', '.join(list(rows)[:12])}" if rows else f"{comp.table_display} has no rows"))
+                          (f"ids: {', '.join(list(rows)[:12])}" if rows else f"{comp.table_name} has no rows"))
         if side not in ("face", "back"):
             raise Problem(f"card({component!r}, {row!r}, side={side!r}): side is 'face' or 'back'")
         if width is not None:

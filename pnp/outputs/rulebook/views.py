@@ -81,7 +81,7 @@ class RowView(_View):
 
     def __init__(self, game: Game, comp: Component, row: Row):
         self._data = resolved_values(game, comp, row)
-        self._what = f"a row of {comp.table_display or comp.id}"
+        self._what = f"a row of {comp.table_name or comp.id}"
         self._id = row.id
 
     def __str__(self) -> str:

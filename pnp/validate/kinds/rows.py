@@ -47,7 +47,7 @@ def check_unique(run, rule) -> list[Finding]:
             names = run.ev.row_names(row) | {"value": list(value) if len(value) > 1 else value[0],
                                               "first_line": first.line}
             out.append(run.finding(rule, row.location(cols[0]), run.message(
-                rule, f"{' + '.join(cols)} {show(value)!r} is used twice (first on line {first.line})", names),
+                rule, f"{' + '.join(cols)} {show(value)!r} is used twice (first on {first.place})", names),
                 component=comp.id, piece=row.id or row_label(row)))
         else:
             seen[value] = row
