@@ -61,7 +61,9 @@ def test_help_and_version_are_answered_without_typer_and_say_what_typer_says():
         assert (quick.returncode, quick.stdout) == (full.returncode, full.stdout), args
         assert quick.stderr.count("Usage:") == full.stderr.count("Usage:"), args  # no arguments: help on stderr
         assert not HEAVY & imported(quick.stderr), (args, sorted(HEAVY & imported(quick.stderr)))
-    assert run(QUICK).returncode == 2  # as click: help shown, status 2
+    bare, typer_bare = run(QUICK), run(TYPER)  # no command: the help on the error stream, status 2
+    assert (bare.returncode, bare.stdout, bare.stderr) == (typer_bare.returncode, "", typer_bare.stderr)
+    assert bare.returncode == 2 and bare.stderr.startswith("Usage: pnp [OPTIONS] COMMAND")
 
 
 def test_a_narrow_terminal_gets_typer_s_own_wrapping():
