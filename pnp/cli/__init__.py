@@ -2,35 +2,47 @@
 
 Errors a user causes are shown as their message (file, line, column, hint) with exit status 2;
 ``pnp check`` exits 1 when it finds errors. Command modules import the layers they drive inside
-the command, so that ``pnp --help`` starts fast.
+the command, and nothing here imports Typer or Rich until a command needs them: ``pnp --help``,
+``pnp --version`` and a build or check with nothing to do are answered first by
+:mod:`pnp.cli.startup`, exactly as Typer would answer them.
 """
 
 from __future__ import annotations
 
 import sys
 
-from rich.markup import escape
 
-from ..core.errors import PnpError
-from .app import app
-from .output import err
+def _app():
+    """The Typer application with every command registered (in the order --help lists them)."""
+    from .app import app
+    from . import new, listing, check, build, rulebook, export, preview  # noqa: F401  each adds its command
 
-# each module adds its command to app; --help lists them in this order
-from . import new  # noqa: E402,F401  isort: skip
-from . import listing  # noqa: E402,F401  isort: skip
-from . import check  # noqa: E402,F401  isort: skip
-from . import build  # noqa: E402,F401  isort: skip
-from . import rulebook  # noqa: E402,F401  isort: skip
-from . import export  # noqa: E402,F401  isort: skip
-from . import preview  # noqa: E402,F401  isort: skip
+    return app
+
+
+def __getattr__(name: str):
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the `pnp` console script."""
+    from .startup import answer
+
+    code = answer(sys.argv[1:])
+    if code is not None:
+        if code:
+            sys.exit(code)
+        return
+    app = _app()
+    from ..core.errors import PnpError
+    from .output import print_error
+
     try:
         app()
     except PnpError as exc:
-        err.print(f"[red]error:[/red] {escape(exc.render())}")
+        print_error(exc)
         sys.exit(2)
 
 

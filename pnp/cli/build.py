@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..render.art import DEFAULT_MAX_PIXELS
+from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
@@ -31,20 +32,20 @@ def describe(name: str, result) -> str:
 def build(
     games: GameArg = None,
     output: OutputOpt = None,
-    paper: PaperOpt = Paper("letter"),
-    flip: FlipOpt = Flip.LONG,
+    paper: PaperOpt = Paper(defaults.PAPER),
+    flip: FlipOpt = Flip(defaults.FLIP),
     gutter_fold: GutterFoldOpt = False,
-    back_offset: BackOffsetOpt = "0,0",
-    margin: MarginOpt = "5mm",
-    gap: GapOpt = "0mm",
-    bleed: BleedOpt = "0.125in",
+    back_offset: BackOffsetOpt = defaults.BACK_OFFSET,
+    margin: MarginOpt = defaults.MARGIN,
+    gap: GapOpt = defaults.GAP,
+    bleed: BleedOpt = defaults.BLEED,
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the build too (text that does not fit, missing glyphs, low-resolution art): exit 1, nothing written.")] = False,
     jobs: JobsOpt = None,
-    encoding: EncodingOpt = "utf-8",
+    encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
@@ -52,19 +53,13 @@ def build(
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
-    from ..outputs.base import BuildSettings
-
-    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    if only:
-        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
-    else:
-        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
+    opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
+    settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)
 
-    def once(settings: BuildSettings) -> bool:
+    def once(settings) -> bool:
         failed = False
         for report in run_games(sources, root, settings, load, write=True, quiet=quiet):
             failed = print_build(report, strict, describe, quiet) or failed

@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
+from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
@@ -30,15 +31,15 @@ def check(
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
     target: TargetOpt = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False, help="Where pnp build writes (default: output/, or the game folder's own output/ when run inside one): parts a build there made from the same inputs are not drawn again. Nothing is written.")] = None,
-    paper: PaperOpt = Paper("letter"),
-    flip: FlipOpt = Flip.LONG,
+    paper: PaperOpt = Paper(defaults.PAPER),
+    flip: FlipOpt = Flip(defaults.FLIP),
     gutter_fold: GutterFoldOpt = False,
-    back_offset: BackOffsetOpt = "0,0",
-    margin: MarginOpt = "5mm",
-    gap: GapOpt = "0mm",
-    bleed: BleedOpt = "0.125in",
+    back_offset: BackOffsetOpt = defaults.BACK_OFFSET,
+    margin: MarginOpt = defaults.MARGIN,
+    gap: GapOpt = defaults.GAP,
+    bleed: BleedOpt = defaults.BLEED,
     jobs: JobsOpt = None,
-    encoding: EncodingOpt = "utf-8",
+    encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
@@ -51,10 +52,8 @@ def check(
     Exits 1 when a game has errors (or warnings, with --strict), 0 otherwise.
     """
     from ..core.findings import failing
-    from ..outputs.base import BuildSettings
-
-    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
+    opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
+    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

@@ -10,9 +10,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..core.errors import PnpError
-from ..core.units import PAPER_SIZES, parse_length
-from ..model.load import LoadOptions
+from ..core.units import PAPER_SIZES
+from .settings import length, load_options, offset, parse_delimiter, sheet_options  # noqa: F401  (the commands' helpers)
 
 Paper = Enum("Paper", {name.replace("-", "_").upper(): name for name in PAPER_SIZES}, type=str)
 """The papers a sheet or a rulebook page may be (``letter``, ``a4``, ...), any case."""
@@ -35,41 +34,6 @@ class Format(str, Enum):
 
     TEXT = "text"
     JSON = "json"
-
-
-def length(value) -> float:
-    """``--margin 5mm``: a length with a unit (``5mm``, ``0.125in``, ``9pt``) in pt, never
-    negative. Raises typer.BadParameter, which names the option."""
-    if isinstance(value, float):
-        return value
-    try:
-        result = parse_length(str(value))
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    if result < 0:
-        raise typer.BadParameter(f"{value!r} is negative")
-    return result
-
-
-def offset(value) -> tuple[float, float]:
-    """``--back-offset X,Y``: millimetres (``0.5,-0.3``) or lengths with units (``0.02in,0in``),
-    at most 10 mm each way, in pt. Raises typer.BadParameter, which names the option."""
-    if isinstance(value, tuple):
-        return value
-    parts = [p.strip() for p in str(value).split(",")]
-    if len(parts) != 2:
-        raise typer.BadParameter(f"{value!r} needs two values, X,Y: for example 0.5,-0.3 (mm) or 0.02in,0in")
-    out = []
-    for part in parts:
-        try:
-            out.append(parse_length(part if part[-1:].isalpha() else part + "mm"))
-        except (ValueError, IndexError):
-            raise typer.BadParameter(f"{part!r} is not a length: give millimetres (0.5) or a length with a unit "
-                                     "(0.02in)") from None
-    if any(abs(v) > parse_length("10mm") for v in out):
-        raise typer.BadParameter(f"{value!r} moves the backs more than 10 mm; printers misregister by a millimetre "
-                                 "or two, measure it on the calibration sheet")
-    return out[0], out[1]
 
 
 GameArg = Annotated[
@@ -116,30 +80,3 @@ TargetOpt = Annotated[Optional[list[str]], typer.Option(
     help="Export target: tgc, mpc, dtc, eu, tts, a [targets.NAME] of the game's manifest, or a path to "
          "a profile .toml. Repeat for several.",
     show_default=False)]
-
-
-def sheet_options(paper: Paper, flip: Flip, gutter_fold: bool, back_offset: tuple[float, float], margin: float,
-                  gap: float, bleed: float, contact_sheets: bool):
-    """The :class:`~pnp.outputs.base.SheetOptions` of the sheet options ``build`` and ``check``
-    share (a check is a dry run of the same build, so it takes the same options)."""
-    from ..outputs.base import SheetOptions
-
-    return SheetOptions(paper=paper.value, flip=flip.value, gutter_fold=gutter_fold, back_offset=back_offset,
-                        margin=margin, gap=gap, bleed=bleed, contact_sheets=contact_sheets)
-
-
-def parse_delimiter(value: str | None) -> str | None:
-    """--delimiter as typed: one character, or tab written as 'tab' or a backslash-t."""
-    if value is None:
-        return None
-    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
-    value = named.get(value.lower(), value)
-    if len(value) != 1:
-        raise PnpError(f"--delimiter {value!r} is not one character",
-                       hint="use --delimiter ';', --delimiter , or --delimiter tab")
-    return value
-
-
-def load_options(encoding: str, delimiter: str | None) -> LoadOptions:
-    """The :class:`~pnp.model.load.LoadOptions` of ``--encoding`` and ``--delimiter``."""
-    return LoadOptions(encoding=encoding, delimiter=parse_delimiter(delimiter))

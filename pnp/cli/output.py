@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import os
 import sys
 from contextlib import contextmanager
@@ -12,37 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..core.errors import PnpError
+from .streams import ASCII, fall_back_to_ascii  # noqa: F401  (re-exported)
+from .settings import duplicate_id, output_root, resolve_games  # noqa: F401  (the commands' helpers)
 
 MAX_LISTED = 8
 """A part that wrote more files than this is reported as a count and their folder."""
-
-ASCII = {"→": "->", "←": "<-", "✓": "ok", "✔": "ok", "✗": "x", "✘": "x", "×": "x", "…": "...", "·": "-",
-         "–": "-", "—": "--", "−": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "≤": "<=", "≥": ">=",
-         "°": " deg", "•": "*", "★": "*"}
-"""What a message's characters become on a console that cannot show them (Windows' cp1252, a
-C-locale pipe); anything else prints as ``\\u2603``-style escapes, never as an error."""
-
-
-def _ascii(exc: UnicodeError):
-    if not isinstance(exc, UnicodeEncodeError):
-        raise exc
-    text = exc.object[exc.start:exc.end]
-    return "".join(ASCII.get(ch) or ch.encode("ascii", "backslashreplace").decode() for ch in text), exc.end
-
-
-codecs.register_error("pnp-ascii", _ascii)
-
-
-def fall_back_to_ascii(stream) -> None:
-    """Let ``stream`` (stdout, stderr) print any message: where its encoding lacks a character,
-    that character is written as its ASCII stand-in (:data:`ASCII`) instead of raising
-    UnicodeEncodeError."""
-    if getattr(stream, "errors", "strict") == "strict" and hasattr(stream, "reconfigure"):
-        try:
-            "→✓…".encode(stream.encoding or "ascii")
-        except (UnicodeEncodeError, LookupError):
-            stream.reconfigure(errors="pnp-ascii")
-
 
 for _stream in (sys.stdout, sys.stderr):
     fall_back_to_ascii(_stream)
@@ -51,20 +24,10 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def resolve_games(games: list[str] | None):
-    """The :class:`~pnp.model.games.GameSource` of each GAME argument. With none, the game
-    folder the command runs in (the current directory or a parent holding game.toml), else
-    every bundled game."""
-    from ..model.games import bundled_ids, find_game, local_game
-
-    if not games:
-        here = local_game()
-        if here is not None:
-            return [here]
-    names = games or bundled_ids()
-    if not names:
-        raise PnpError("no bundled games found", hint="give a path to a game folder")
-    return [find_game(g) for g in names]
+def print_error(exc: PnpError) -> None:
+    """How every command shows an error the user caused: its message, in red, on the error
+    stream (the caller exits with status 2)."""
+    err.print(f"[red]error:[/red] {escape(exc.render())}")
 
 
 def print_lines(lines, console: Console | None = None) -> None:
@@ -86,20 +49,6 @@ def print_report(report, strict: bool = False, infos: bool = True) -> None:
     from ..validate.report import report_lines
 
     print_lines(report_lines(report, strict, infos))
-
-
-def output_root(output: Path | None, games: list[str] | None) -> Path:
-    """Where outputs go: ``--output`` when given; inside a game folder with no GAME argument,
-    that folder's own ``output/``; else ``output/`` here."""
-    if output is not None:
-        return output
-    if not games:
-        from ..model.games import local_game
-
-        here = local_game()
-        if here is not None:
-            return Path(here.display) / "output"
-    return Path("output")
 
 
 @contextmanager
@@ -136,15 +85,12 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
     side by side, reports in order, with a progress bar per game on a terminal (none when
     ``quiet``). Refuses two games with one id when writing (their files would overwrite each
     other)."""
-    from ..model.games import game_id
     from ..pipeline.fresh import fresh_report
 
-    if write:
-        ids = [game_id(source.path) for source in sources]
-        for gid in ids:
-            if gid is not None and ids.count(gid) > 1:
-                raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
-                               hint="give them one at a time with different --output folders, or change one id")
+    gid = duplicate_id(sources) if write else None
+    if gid is not None:
+        raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
+                       hint="give them one at a time with different --output folders, or change one id")
     reports = [fresh_report(source, output, settings, load, write=write) if reuse and not settings.force else None
                for source in sources]
     todo = [source for source, report in zip(sources, reports) if report is None]

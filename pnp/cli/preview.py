@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from ..core.errors import PnpError
 from ..render.art import DEFAULT_MAX_PIXELS
+from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GapOpt, GutterFoldOpt,
                       MarginOpt, MaxImagePixelsOpt, Paper, PaperOpt, load_options, sheet_options)
@@ -29,14 +30,14 @@ def preview(
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="Where pnp build writes (default: output): the findings are those pnp check reports "
                                "for a build there. Nothing is written.")] = Path("output"),
-    paper: PaperOpt = Paper("letter"),
-    flip: FlipOpt = Flip.LONG,
+    paper: PaperOpt = Paper(defaults.PAPER),
+    flip: FlipOpt = Flip(defaults.FLIP),
     gutter_fold: GutterFoldOpt = False,
-    back_offset: BackOffsetOpt = "0,0",
-    margin: MarginOpt = "5mm",
-    gap: GapOpt = "0mm",
-    bleed: BleedOpt = "0.125in",
-    encoding: EncodingOpt = "utf-8",
+    back_offset: BackOffsetOpt = defaults.BACK_OFFSET,
+    margin: MarginOpt = defaults.MARGIN,
+    gap: GapOpt = defaults.GAP,
+    bleed: BleedOpt = defaults.BLEED,
+    encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
 ) -> None:
@@ -53,7 +54,7 @@ def preview(
         raise PnpError("pnp preview shows one game at a time", hint="give its id ("
                        + ", ".join(s.display.rsplit("/", 1)[-1] for s in sources) + ") or its folder")
     source = sources[0]
-    opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
+    opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     session = PreviewSession(source, load_options(encoding, delimiter), output,
                              BuildSettings(opts, max_image_pixels))
     session.refresh()

@@ -92,14 +92,31 @@ class GameSource:
         return f"{self.templates_display}/{LAYOUTS_FILE}"
 
 
+_IDS: dict[str, str | None] = {}
+""":func:`game_id`'s answers by manifest text: one command asks for a game's id several times
+(finding its templates, guarding against two games with one id, finding its outputs), and a
+large manifest takes longer to parse than to read."""
+
+_IDS_KEPT = 32
+"""Manifest texts :data:`_IDS` keeps (a long-running preview sees a new text at every save)."""
+
+
 def game_id(path: Path) -> str | None:
     """A game folder's id from its manifest, or None when it cannot be read (loading the game
     says why)."""
     try:
-        gid = tomllib.loads((Path(path) / "game.toml").read_text(encoding="utf-8-sig"))["game"]["id"]
-    except (OSError, ValueError, KeyError, TypeError):
+        text = (Path(path) / "game.toml").read_text(encoding="utf-8-sig")
+    except (OSError, ValueError):
         return None
-    return str(gid)
+    if text not in _IDS:
+        try:
+            gid = str(tomllib.loads(text)["game"]["id"])
+        except (ValueError, KeyError, TypeError):
+            gid = None
+        if len(_IDS) >= _IDS_KEPT:
+            _IDS.clear()
+        _IDS[text] = gid
+    return _IDS[text]
 
 
 def source_of(path: Path, display: str) -> GameSource:

@@ -8,7 +8,6 @@ and never a guessed value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +17,11 @@ from ..core.suggest import did_you_mean
 from .cells import parse_value
 from .game import Component, Game, Row
 from .manifest import read_manifest
+from .options import COPIES_CAP, LoadOptions  # noqa: F401  (re-exported: the loader's options)
 from .readers import RawTable, read_table
 
 MAX_ERRORS = 50
 
-
-COPIES_CAP = 200
-"""Default largest copy count of one row before it is treated as a typo (see load_game)."""
 
 
 class GameDataErrors(PnpError):
@@ -187,18 +184,6 @@ def _check_ids_and_refs(game: Game, errors: list[DataError]) -> None:
                             f"{item!r} is not an id in {target.name} ({target.table_name})", rule="schema.ref",
                             location=row.location(name),
                             hint=close or f"use an id from the {spec.ref} table"))
-
-
-@dataclass(frozen=True)
-class LoadOptions:
-    """How a game's tables are read: ``encoding`` of every CSV table and ``delimiter`` (None:
-    detected per file), where game.toml does not state a table's own, and ``copies_cap``,
-    the largest copy count of one row before it is taken for a typo (None lifts it; a
-    component's ``max_copies`` raises it)."""
-
-    encoding: str = "utf-8"
-    delimiter: str | None = None
-    copies_cap: int | None = COPIES_CAP
 
 
 def load_game(path: Path | str, display_root: str | None = None,

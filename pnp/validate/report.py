@@ -3,8 +3,12 @@ and a JSON-ready dict for ``--format json``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.findings import Finding, counts
-from .analysis import Analysis, Tally
+
+if TYPE_CHECKING:
+    from .analysis import Analysis, Tally
 
 
 MAX_PIECES = 8
@@ -34,52 +38,66 @@ def pieces_text(f: Finding) -> str:
     return ""
 
 
-def report_lines(result, strict: bool = False, infos: bool = True) -> list[tuple[int, object]]:
-    """The human report of one game as (indent, Rich Text) lines: a title line with the
-    outcome, then the findings grouped by file (position, severity, rule; message; pieces;
+def report_spans(result, strict: bool = False, infos: bool = True) -> list[tuple[int, str, object]]:
+    """The human report of one game as lines of styled text, without Rich: a title line with
+    the outcome, then the findings grouped by file (position, severity, rule; message; pieces;
     rulebook section; hint). With ``infos`` False the info findings are one closing line that
     counts them. ``result`` has ``display``, ``title``, ``findings`` and ``rules_checked``
-    (:class:`CheckResult`, or the pipeline's GameReport). Lines are never cut: print them with
-    :func:`pnp.cli.output.print_lines`, which wraps on a terminal and keeps them whole in a pipe."""
-    from rich.text import Text
-
+    (:class:`CheckResult`, or the pipeline's GameReport). Each line is ``(indent, style,
+    text)``: ``text`` a string in ``style``, or a list of ``(string, style)`` parts (``style``
+    then empty). :func:`report_lines` makes Rich Text of them; without styles a line is its
+    indent in spaces and its strings."""
     colours = {"error": "bold red", "warning": "yellow", "info": "cyan"}
     outcome = summary(result)
-    head = Text()
-    head.append(result.title, style="bold")
-    head.append(f"  {result.display}  ", style="dim")
+    head = [(result.title, "bold"), (f"  {result.display}  ", "dim")]
     style = "green" if outcome == "ok" else ("red" if "error" in outcome or strict else "yellow")
-    head.append(outcome, style=style)
+    head.append((outcome, style))
     if result.rules_checked:
-        head.append(f"  ({result.rules_checked} rules)", style="dim")
-    out: list[tuple[int, Text]] = [(0, head)]
+        head.append((f"  ({result.rules_checked} rules)", "dim"))
+    out: list[tuple[int, str, object]] = [(0, "", head)]
     shown = [f for f in result.findings if infos or f.severity != "info"]
     group = None
     for f in shown:
         if f.group != group:
             group = f.group
-            out.append((2, Text(group, style="bold")))
-        line = Text()
+            out.append((2, "bold", group))
+        line = []
         if f.position and f.position != group:
-            line.append(f.position + "  ", style="dim" if f.severity == "info" else "")
-        line.append(f.severity, style=colours.get(f.severity, ""))
-        line.append(f"  {f.rule}", style="dim")
-        out.append((4, line))
+            line.append((f.position + "  ", "dim" if f.severity == "info" else ""))
+        line.append((f.severity, colours.get(f.severity, "")))
+        line.append((f"  {f.rule}", "dim"))
+        out.append((4, "", line))
         dim = "dim" if f.severity == "info" else ""
         for text_line in f.message.splitlines() or [""]:
-            out.append((6, Text(text_line, style=dim)))
+            out.append((6, dim, text_line))
         where = pieces_text(f)
         if where:
-            out.append((6, Text(where, style="dim")))
+            out.append((6, "dim", where))
         if f.source:
-            out.append((6, Text(f"rulebook: {f.source}", style="dim")))
+            out.append((6, "dim", f"rulebook: {f.source}"))
         if f.hint and f.severity != "info":
-            out.append((6, Text(f"hint: {f.hint}", style="dim")))
+            out.append((6, "dim", f"hint: {f.hint}"))
     hidden = len(result.findings) - len(shown)
     if hidden:
-        out.append((2, Text(f"{hidden} info finding{'s' if hidden != 1 else ''} (pnp check lists them)",
-                            style="dim")))
+        out.append((2, "dim", f"{hidden} info finding{'s' if hidden != 1 else ''} (pnp check lists them)"))
     return out
+
+
+def report_lines(result, strict: bool = False, infos: bool = True) -> list[tuple[int, object]]:
+    """:func:`report_spans` as (indent, Rich Text) lines. Lines are never cut: print them with
+    :func:`pnp.cli.output.print_lines`, which wraps on a terminal and keeps them whole in a pipe."""
+    from rich.text import Text
+
+    lines: list[tuple[int, Text]] = []
+    for indent, style, text in report_spans(result, strict, infos):
+        if isinstance(text, str):
+            lines.append((indent, Text(text, style=style)))
+            continue
+        line = Text()
+        for part, part_style in text:
+            line.append(part, style=part_style)
+        lines.append((indent, line))
+    return lines
 
 
 def report_dict(result) -> dict:

@@ -1,0 +1,164 @@
+"""What ``build`` and ``check`` make of their options, without Typer or Rich: the defaults
+their options share, the conversions of lengths and offsets, the settings of a build and of
+its dry run, and where the games and their outputs are. The commands (Typer) and the quick
+answer of a run with nothing to do (:mod:`pnp.cli.startup`) both use these, so that the two
+make the same settings from the same command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import PnpError
+from ..core.units import parse_length
+from ..model.options import LoadOptions
+
+PAPER = "letter"
+"""Default ``--paper`` of the sheets (and of the rulebook's pages)."""
+FLIP = "long"
+"""Default ``--flip``."""
+BACK_OFFSET = "0,0"
+"""Default ``--back-offset``, X,Y in mm."""
+MARGIN = "5mm"
+"""Default ``--margin``."""
+GAP = "0mm"
+"""Default ``--gap``."""
+BLEED = "0.125in"
+"""Default ``--bleed``."""
+ENCODING = "utf-8"
+"""Default ``--encoding`` of the CSV files."""
+
+
+def bad_parameter(message: str) -> Exception:
+    """typer.BadParameter (which names the option) of ``message``; Typer is imported only here,
+    when a value is refused."""
+    import typer
+
+    return typer.BadParameter(message)
+
+
+def length(value) -> float:
+    """``--margin 5mm``: a length with a unit (``5mm``, ``0.125in``, ``9pt``) in pt, never
+    negative. Raises typer.BadParameter, which names the option."""
+    if isinstance(value, float):
+        return value
+    try:
+        result = parse_length(str(value))
+    except ValueError as exc:
+        raise bad_parameter(str(exc)) from None
+    if result < 0:
+        raise bad_parameter(f"{value!r} is negative")
+    return result
+
+
+def offset(value) -> tuple[float, float]:
+    """``--back-offset X,Y``: millimetres (``0.5,-0.3``) or lengths with units (``0.02in,0in``),
+    at most 10 mm each way, in pt. Raises typer.BadParameter, which names the option."""
+    if isinstance(value, tuple):
+        return value
+    parts = [p.strip() for p in str(value).split(",")]
+    if len(parts) != 2:
+        raise bad_parameter(f"{value!r} needs two values, X,Y: for example 0.5,-0.3 (mm) or 0.02in,0in")
+    out = []
+    for part in parts:
+        try:
+            out.append(parse_length(part if part[-1:].isalpha() else part + "mm"))
+        except (ValueError, IndexError):
+            raise bad_parameter(f"{part!r} is not a length: give millimetres (0.5) or a length with a unit "
+                                "(0.02in)") from None
+    if any(abs(v) > parse_length("10mm") for v in out):
+        raise bad_parameter(f"{value!r} moves the backs more than 10 mm; printers misregister by a millimetre "
+                            "or two, measure it on the calibration sheet")
+    return out[0], out[1]
+
+
+def sheet_options(paper: str, flip: str, gutter_fold: bool, back_offset: tuple[float, float], margin: float,
+                  gap: float, bleed: float, contact_sheets: bool):
+    """The :class:`~pnp.outputs.base.SheetOptions` of the sheet options ``build`` and ``check``
+    share (a check is a dry run of the same build, so it takes the same options); ``paper`` and
+    ``flip`` as their names (``letter``, ``long``), lengths in pt."""
+    from ..outputs.base import SheetOptions
+
+    return SheetOptions(paper=paper, flip=flip, gutter_fold=gutter_fold, back_offset=back_offset,
+                        margin=margin, gap=gap, bleed=bleed, contact_sheets=contact_sheets)
+
+
+def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool, jobs: int | None,
+                   image_dpi: int | None, only: list[str] | None = None):
+    """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp build``; with ``only``, a quick
+    card sheet of those decks or cards."""
+    from ..outputs.base import BuildSettings
+
+    if only:
+        return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
+                             manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
+    return BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
+
+
+def check_settings(opts, max_image_pixels: int | None, jobs: int | None, target: list[str] | None,
+                   image_dpi: int | None):
+    """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp check``: the build it mirrors."""
+    from ..outputs.base import BuildSettings
+
+    return BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
+
+
+def default_sheet_options(contact_sheets: bool):
+    """:func:`sheet_options` of the defaults above: what ``build`` and ``check`` use when no
+    sheet option is given."""
+    return sheet_options(PAPER, FLIP, False, offset(BACK_OFFSET), length(MARGIN), length(GAP), length(BLEED),
+                         contact_sheets)
+
+
+def parse_delimiter(value: str | None) -> str | None:
+    """--delimiter as typed: one character, or tab written as 'tab' or a backslash-t."""
+    if value is None:
+        return None
+    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
+    value = named.get(value.lower(), value)
+    if len(value) != 1:
+        raise PnpError(f"--delimiter {value!r} is not one character",
+                       hint="use --delimiter ';', --delimiter , or --delimiter tab")
+    return value
+
+
+def load_options(encoding: str, delimiter: str | None) -> LoadOptions:
+    """The :class:`~pnp.model.options.LoadOptions` of ``--encoding`` and ``--delimiter``."""
+    return LoadOptions(encoding=encoding, delimiter=parse_delimiter(delimiter))
+
+
+def resolve_games(games: list[str] | None):
+    """The :class:`~pnp.model.games.GameSource` of each GAME argument. With none, the game
+    folder the command runs in (the current directory or a parent holding game.toml), else
+    every bundled game."""
+    from ..model.games import bundled_ids, find_game, local_game
+
+    if not games:
+        here = local_game()
+        if here is not None:
+            return [here]
+    names = games or bundled_ids()
+    if not names:
+        raise PnpError("no bundled games found", hint="give a path to a game folder")
+    return [find_game(g) for g in names]
+
+
+def output_root(output: Path | None, games: list[str] | None) -> Path:
+    """Where outputs go: ``--output`` when given; inside a game folder with no GAME argument,
+    that folder's own ``output/``; else ``output/`` here."""
+    if output is not None:
+        return output
+    if not games:
+        from ..model.games import local_game
+
+        here = local_game()
+        if here is not None:
+            return Path(here.display) / "output"
+    return Path("output")
+
+
+def duplicate_id(sources) -> str | None:
+    """An id two of ``sources`` share (their files would overwrite each other), else None."""
+    from ..model.games import game_id
+
+    ids = [game_id(source.path) for source in sources]
+    return next((gid for gid in ids if gid is not None and ids.count(gid) > 1), None)

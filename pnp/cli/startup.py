@@ -1,0 +1,317 @@
+"""Quick answers of the command line, made without Typer (and its pydantic layer) and, where
+the output is not a terminal, without Rich: ``pnp --help``, ``pnp COMMAND --help`` and
+``pnp --version`` from the help Typer rendered ahead of time (:mod:`pnp.cli.helptext`,
+written by ``python -m pnp.cli.helpgen``), a ``pnp build`` or ``pnp check`` with nothing
+to do from the games' run snapshots (:mod:`pnp.pipeline.fresh`), and ``pnp list GAME...``.
+
+Each answer is exactly what the full command line prints (tests/cli/test_startup.py compares
+them): anything else, or anything these cannot answer that way (help rendered from sources
+that have changed since, a terminal narrower than the help, options other than the games,
+``--output``, ``--quiet``, ``--strict`` and ``check --format``, a game that must be run), is
+left to the full command line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .streams import fall_back_to_ascii
+
+HELP_COLUMNS = 80
+"""Terminal columns the help was rendered at. Click wraps help at ``min(columns, 80) - 2``, so
+the same text holds on any terminal at least this wide, and in a pipe (80 columns assumed)."""
+
+HELP_SOURCES = ("cli", "core/units.py", "render/art.py", "__init__.py")
+"""What the help is made of, under the package: the commands' options and help (every module
+of ``cli`` but the help itself), the paper names, the art size guard's default, the version."""
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def answer(args: list[str]) -> int | None:
+    """Answer the command line ``args`` (without the program name) when it is one of the quick
+    answers: returns the exit status, having printed what Typer would print; None when the
+    full command line must answer."""
+    if not args or args == ["--help"] or (len(args) == 2 and args[1] == "--help" and not args[0].startswith("-")):
+        return _help(args)
+    if args == ["--version"]:
+        from .. import __version__
+
+        _write(sys.stdout, f"pnp {__version__}\n")
+        return 0
+    if args[0] in ("build", "check"):
+        return _fresh(args[0], args[1:])
+    if args[0] == "list" and not any(arg.startswith("-") for arg in args[1:]):
+        return _list(args[1:])
+    return None
+
+
+def sources_digest() -> str:
+    """SHA-256 of the files the help is rendered from (:data:`HELP_SOURCES`, line ends as
+    ``\\n``): help rendered from other sources is not shown."""
+    import hashlib
+
+    names: list[str] = []
+    for source in HELP_SOURCES:
+        path = os.path.join(PACKAGE, *source.split("/"))
+        if os.path.isdir(path):
+            names += sorted(os.path.join(source, n) for n in os.listdir(path)
+                            if n.endswith(".py") and n != "helptext.py")
+        else:
+            names.append(source)
+    digest = hashlib.sha256()
+    for name in names:
+        with open(os.path.join(PACKAGE, *name.replace("\\", "/").split("/")), "rb") as f:
+            data = f.read().replace(b"\r\n", b"\n")
+        digest.update(f"{name.replace(os.sep, '/')}\0{len(data)}\0".encode() + data)
+    return digest.hexdigest()
+
+
+def program_name() -> str | None:
+    """How click names the program in a usage line (its ``_detect_program_name``): ``pnp``
+    for the console script, ``python -m pnp`` for the module; None for anything else."""
+    main = sys.modules.get("__main__")
+    package = getattr(main, "__package__", None)
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if package in (None, ""):
+        return "pnp" if name == "pnp" else None
+    if package == "pnp" and os.path.splitext(name)[0] == "__main__":
+        return "python -m pnp"
+    return None
+
+
+def terminal_columns() -> int:
+    """Columns as click sees them (``shutil.get_terminal_size``: ``COLUMNS``, else standard
+    output's terminal, else 80)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
+def help_text(command: str, prog: str) -> str | None:
+    """The help Typer prints for ``pnp COMMAND --help`` (``command`` empty: ``pnp --help``)
+    at :data:`HELP_COLUMNS`, named ``prog``; None when there is none, or it was rendered from
+    other sources."""
+    from . import helptext
+
+    text = helptext.HELP.get(command)
+    if text is None or helptext.SOURCES != sources_digest():
+        return None
+    return text if prog == "pnp" else text.replace("Usage: pnp ", f"Usage: {prog} ", 1)
+
+
+def _help(args: list[str]) -> int | None:
+    prog = program_name()
+    if prog is None or terminal_columns() < HELP_COLUMNS:
+        return None
+    text = help_text(args[0] if len(args) == 2 else "", prog)
+    if text is None or not text.isascii():
+        return None
+    if not args:  # no command: click shows the help on the error stream, status 2
+        _write(sys.stderr, text)
+        return 2
+    _write(sys.stdout, text)
+    return 0
+
+
+def _write(stream, text: str) -> None:
+    fall_back_to_ascii(stream)
+    stream.write(text)
+    stream.flush()
+
+
+def parse(command: str, args: list[str]) -> dict | None:
+    """The games and options of a ``build`` or ``check`` command line that the quick answer
+    takes (games, ``-o``/``--output``, ``-q``/``--quiet``, ``--strict``, and for check
+    ``--format``); None for anything else."""
+    got: dict = {"games": [], "output": None, "quiet": False, "strict": False, "format": "text"}
+    rest = iter(args)
+    valued = {"-o": "output", "--output": "output"}
+    if command == "check":
+        valued["--format"] = "format"
+    seen = set()
+    for arg in rest:
+        name, eq, value = arg.partition("=")
+        if arg in valued or (eq and name in valued and name.startswith("--")):
+            key = valued[name if eq else arg]
+            if not eq:
+                value = next(rest, None)
+            if key in seen or not value or value.startswith("-"):
+                return None
+            seen.add(key)
+            got[key] = value
+        elif arg in ("-q", "--quiet"):
+            got["quiet"] = True
+        elif arg == "--strict":
+            got["strict"] = True
+        elif arg.startswith("-"):
+            return None
+        else:
+            got["games"].append(arg)
+    if got["format"] not in ("text", "json"):
+        return None
+    return got
+
+
+def _fresh(command: str, args: list[str]) -> int | None:
+    """``pnp build`` or ``pnp check`` of games whose runs have nothing to do: the reports from
+    their snapshots, printed as the commands print them."""
+    got = parse(command, args)
+    if got is None:
+        return None
+    from pathlib import Path
+
+    from ..core.errors import PnpError
+    from ..pipeline.fresh import fresh_report
+    from ..render.art import DEFAULT_MAX_PIXELS
+    from . import settings as cli
+
+    write = command == "build"
+    games = got["games"] or None
+    if write:
+        settings = cli.build_settings(cli.default_sheet_options(contact_sheets=True), DEFAULT_MAX_PIXELS,
+                                      False, got["strict"], None, None)
+    else:
+        settings = cli.check_settings(cli.default_sheet_options(contact_sheets=False), DEFAULT_MAX_PIXELS,
+                                      None, None, None)
+    load = cli.load_options(cli.ENCODING, None)
+    try:
+        sources = cli.resolve_games(games)
+        root = cli.output_root(Path(got["output"]) if got["output"] is not None else None, games)
+        if write and cli.duplicate_id(sources) is not None:
+            return None
+    except PnpError:
+        return None  # the full command line reports it
+    reports = []
+    for source in sources:
+        report = fresh_report(source, root, settings, load, write=write)
+        if report is None or not report.loaded or report.ran or report.refused or report.failed:
+            return None
+        reports.append(report)
+    for stream in (sys.stdout, sys.stderr):
+        fall_back_to_ascii(stream)
+    if write:
+        return _print_builds(reports, got["strict"], got["quiet"])
+    return _print_checks(reports, got["strict"], got["format"])
+
+
+def _list(games: list[str]) -> int:
+    """``pnp list GAME...`` (no options): the command's tables, without Typer."""
+    from ..core.errors import PnpError
+    from .settings import ENCODING
+    from .tables import show_games
+
+    try:
+        show_games(games or None, ENCODING, None)
+    except PnpError as exc:
+        from .output import print_error
+
+        print_error(exc)
+        return 2
+    return 0
+
+
+def plain_output(stream) -> bool:
+    """Whether Rich would print to ``stream`` without styles or wrapping: not a terminal, and
+    no ``FORCE_COLOR`` or ``TTY_COMPATIBLE`` saying otherwise."""
+    if "FORCE_COLOR" in os.environ or "TTY_COMPATIBLE" in os.environ:
+        return False
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _safe(text: str, markup: bool = False) -> bool:
+    """Whether Rich prints ``text`` as it is: printable (no tab or control character Rich would
+    expand or strip) and, in a markup string, nothing Rich reads as markup or an emoji code."""
+    return text.isprintable() and not (markup and any(c in text for c in "[]\\:"))
+
+
+def _plain_lines(spans) -> list[str] | None:
+    lines = []
+    for indent, _style, text in spans:
+        strings = [text] if isinstance(text, str) else [part for part, _ in text]
+        if not all(_safe(s) for s in strings):
+            return None
+        lines.append(" " * indent + "".join(strings) + "\n")
+    return lines
+
+
+def _print_builds(reports, strict: bool, quiet: bool) -> int:
+    """What ``pnp build`` prints of builds with nothing to do (:func:`pnp.cli.output.print_build`)."""
+    from ..validate.report import report_spans
+
+    chunks: list[str] | None = [] if plain_output(sys.stdout) else None
+    for report in reports:
+        if chunks is None:
+            break
+        lines = _plain_lines(report_spans(report, strict, infos=False))
+        if lines is None:
+            chunks = None
+            break
+        chunks.append(lines[0])
+        for name, files in ({} if quiet else report.kept).items():
+            if files:
+                if not _safe(name, markup=True):
+                    chunks = None
+                    break
+                chunks.append(f"  {name}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)\n")
+        if chunks is not None:
+            chunks += lines[1:]
+    if chunks is not None:
+        _write(sys.stdout, "".join(chunks))
+        return 0
+    from .output import print_build
+
+    for report in reports:
+        print_build(report, strict, lambda name, result: "", quiet)
+    return 0
+
+
+def _print_checks(reports, strict: bool, format: str) -> int:
+    """What ``pnp check`` prints of checks answered from the snapshots (:mod:`pnp.cli.check`)."""
+    from ..core.findings import failing
+
+    bad = any(failing(r.findings, strict) for r in reports)
+    if format == "json":
+        import json
+
+        from ..validate.report import report_dict
+
+        _write(sys.stdout, json.dumps([report_dict(r) for r in reports], indent=2, ensure_ascii=False) + "\n")
+        return 1 if bad else 0
+    from ..validate.report import report_spans
+
+    chunks: list[str] | None = [] if plain_output(sys.stdout) else None
+    for report in reports:
+        lines = _plain_lines(report_spans(report, strict)) if chunks is not None else None
+        if lines is None:
+            chunks = None
+            break
+        chunks += lines
+        if len(reports) > 1:
+            chunks.append("\n")
+    if chunks is not None:
+        if strict and bad:
+            chunks.append("--strict: warnings count as errors\n")
+        _write(sys.stdout, "".join(chunks))
+        return 1 if bad else 0
+    from .output import out, print_report
+
+    for report in reports:
+        print_report(report, strict)
+        if len(reports) > 1:
+            out.print()
+    if strict and bad:
+        out.print("--strict: warnings count as errors", style="yellow", highlight=False)
+    return 1 if bad else 0
