@@ -11,7 +11,7 @@ from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
-                      PaperOpt, QuietOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
@@ -48,6 +48,7 @@ def build(
     delimiter: DelimiterOpt = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
+    stamp: StampOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
@@ -57,9 +58,9 @@ def build(
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     if only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
+                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi, stamp=stamp)
     else:
-        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi, stamp=stamp)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -17,7 +17,7 @@ from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
-                      PaperOpt, QuietOpt, TargetOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, StampOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
 
 
@@ -42,6 +42,7 @@ def check(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    stamp: StampOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check games as pnp build would build them, without writing anything: the data against the
@@ -54,7 +55,8 @@ def check(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
+    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
+                             stamp=stamp)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

@@ -84,6 +84,13 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    stamp: bool | None = None
+    """Home sheets print the version stamp on every piece (docs/versions.md); None: as the
+    game's ``[build] stamp`` says (off when it says nothing). Exports never print it."""
+
+    def stamps(self, game: Game) -> bool:
+        """Whether this build prints the version stamp on ``game``'s home sheets."""
+        return game.stamp if self.stamp is None else self.stamp
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
@@ -100,6 +107,12 @@ def draft_option(draft: bool) -> tuple:
     """What the draft setting adds to a stage's options: nothing for a draft (the default), so
     the records of earlier builds stay fresh."""
     return () if draft else (("draft", False),)
+
+
+def stamp_option(stamp: bool) -> tuple:
+    """What the version stamp adds to a stage's options: nothing when off (the default), so the
+    records of earlier builds stay fresh."""
+    return (("stamp", True),) if stamp else ()
 
 
 def dpi_option(dpi: int | None, default: int) -> tuple:
