@@ -22,6 +22,8 @@ from . import check  # noqa: E402,F401  isort: skip
 from . import build  # noqa: E402,F401  isort: skip
 from . import rulebook  # noqa: E402,F401  isort: skip
 from . import export  # noqa: E402,F401  isort: skip
+from . import diff  # noqa: E402,F401  isort: skip
+from . import release  # noqa: E402,F401  isort: skip
 from . import preview  # noqa: E402,F401  isort: skip
 
 

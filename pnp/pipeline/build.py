@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import progress
+from ..core.errors import PnpError
 from ..core.findings import merge, sort_key
 from ..core.parallel import map_ordered
 from ..model.game import Game
@@ -28,7 +29,8 @@ from ..validate.check import check_game_full
 from .cache import BuildRecord
 from .fresh import before_run, remember
 from .report import GameReport
-from .stages import render_stages, write_stages
+from .stages import render_stages, write_failure, write_stages
+from .versions import current_snapshot, save_last
 
 
 @dataclass
@@ -88,6 +90,8 @@ def run_game(job: BuildJob) -> GameReport:
             report.refused = "errors"
         else:
             problems = write_stages(rendered, record)
+            if _full_cards(settings) and "cards" not in rendered.failed:
+                problems += keep_snapshot(game, job.source, out_dir)
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
@@ -95,6 +99,23 @@ def run_game(job: BuildJob) -> GameReport:
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report
+
+
+def _full_cards(settings: BuildSettings) -> bool:
+    """Whether a build makes the full card sheets (not a quick sheet, not a reprint), whose
+    snapshot ``pnp diff`` compares with."""
+    return (settings.outputs is None or "cards" in settings.outputs) and not settings.only
+
+
+def keep_snapshot(game: Game, source: GameSource, out_dir: Path) -> list:
+    """Save the snapshot of what this build printed beside its build record
+    (:func:`pnp.pipeline.versions.save_last`); a ``build.write`` error finding when it cannot
+    be written."""
+    try:
+        save_last(out_dir, current_snapshot(game, source))
+    except (OSError, PnpError) as exc:
+        return [write_failure(exc)]
+    return []
 
 
 def _design_files(game: Game, source: GameSource) -> list[str]:
