@@ -17,7 +17,7 @@ from .output import out, output_root, print_build, resolve_games, run_games
 
 def describe(name: str, result) -> str:
     """What one part of a build made, for its line of the report."""
-    if name in ("cards", "cards-only"):
+    if name in ("cards", "cards-only", "cards-changed"):
         return f"{result.cards} card{'s' if result.cards != 1 else ''} on {result.sheets} sheet(s)" \
             if result.sheets else ""
     if name == "boards":
@@ -46,6 +46,7 @@ def build(
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Make card sheets of only the cards changed or added since REF (last: the last build; a release such as 1.2; a git revision), packed densely, <game>-cards-changed.pdf, and <game>-changes.pdf, the list of cards to take out of the old print.")] = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
     stamp: StampOpt = None,
@@ -56,7 +57,12 @@ def build(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    if only:
+    if changed_since is not None and only:
+        raise typer.BadParameter("give --only or --changed-since, not both", param_hint="--changed-since")
+    if changed_since is not None:
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
+                                 manifest_targets=False, changed_since=changed_since, image_dpi=image_dpi, stamp=stamp)
+    elif only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi, stamp=stamp)
     else:

@@ -42,6 +42,7 @@ def check(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Check the reprint pnp build --changed-since REF would make: REF must name an earlier version (last, a release, a git revision).")] = None,
     stamp: StampOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -56,7 +57,7 @@ def check(
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
-                             stamp=stamp)
+                             stamp=stamp, changed_since=changed_since)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

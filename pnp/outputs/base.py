@@ -22,6 +22,7 @@ from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
 from ..model.game import Game
 from ..model.games import GameSource
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
+from .reprint import ReprintPlan
 
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 """The PDF Duplex viewer preference of each flip."""
@@ -84,6 +85,13 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    changed_since: str | None = None
+    """``--changed-since REF``: card sheets of only the cards changed or added since the
+    version REF names, and the list of what to take out of the old print (docs/versions.md);
+    the pipeline turns it into :attr:`reprint` for each game."""
+    reprint: ReprintPlan | None = None
+    """The reprint of one game (:class:`pnp.outputs.reprint.ReprintPlan`), made from
+    :attr:`changed_since` by the pipeline."""
     stamp: bool | None = None
     """Home sheets print the version stamp on every piece (docs/versions.md); None: as the
     game's ``[build] stamp`` says (off when it says nothing). Exports never print it."""

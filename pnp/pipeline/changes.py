@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..outputs.reprint import ReprintPlan
 from .versions import Change, Diff
 
 
@@ -107,3 +108,19 @@ def reprint(d: Diff) -> Reprint:
     order = list(new)
     return Reprint(d.since, {k: printing[k] for k in order if k in printing},
                    {k: remove[k] for k in list(old) if k in remove}, data_only)
+
+
+def _label(entry: dict) -> str:
+    fields = entry.get("fields", {})
+    return next((fields[k] for k in ("title", "name") if fields.get(k)), "")
+
+
+def reprint_plan(d: Diff) -> ReprintPlan:
+    """The :class:`~pnp.outputs.reprint.ReprintPlan` of a diff: its :func:`reprint` with each
+    card's title (or name) for the list, the old print's for the cards to take out."""
+    r = reprint(d)
+    new, old = d.new["pieces"], d.old["pieces"]
+    return ReprintPlan(d.since, d.new.get("version"),
+                       tuple((k, n, _label(new[k])) for k, n in r.print.items()),
+                       tuple((k, n, _label(old[k])) for k, n in r.remove.items()),
+                       tuple((k, _label(new[k])) for k in r.data_only))

@@ -82,5 +82,5 @@ def make_release(source: GameSource, out_dir: Path, version: str | None, load: L
         raise PnpError(f"the last build in {out_dir} is not of {game.title} as it is now", rule=RULE,
                        hint="build it (pnp build), then release what was built")
     body = {**snapshot, "version": version, "pnp": __version__, "outputs": built_outputs(out_dir)}
-    write_atomic(target, (json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomic(target, (json.dumps(body, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return target, body

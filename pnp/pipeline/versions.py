@@ -52,7 +52,7 @@ def current_snapshot(game: Game, source: GameSource) -> dict:
 def save_last(out_dir: Path, snapshot: dict) -> None:
     """Keep ``snapshot`` as the last build's, beside the build record (rewritten only when it
     changed)."""
-    data = (json.dumps(snapshot, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    data = (json.dumps(snapshot, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     path = out_dir / PIECES_FILE
     try:
         if path.read_bytes() == data:
@@ -88,7 +88,7 @@ def _in_git(game_dir: Path) -> bool:
     return shutil.which("git") is not None and _git(game_dir, "rev-parse", "--is-inside-work-tree").returncode == 0
 
 
-def _git_snapshot(source: GameSource, ref: str, load: LoadOptions) -> dict | None:
+def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:
     """The snapshot of the game at git revision ``ref``, or None when ``ref`` is no revision."""
     game_dir = source.path.resolve()
     if _git(game_dir, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode != 0:
@@ -102,7 +102,7 @@ def _git_snapshot(source: GameSource, ref: str, load: LoadOptions) -> dict | Non
         for folder in folders:
             done = _git(top, "archive", "--format=tar", ref, "--", folder)
             if done.returncode != 0:
-                raise PnpError(f"--since {ref}: {folder} is not in git at that revision", rule="versions.ref",
+                raise PnpError(f"{option} {ref}: {folder} is not in git at that revision", rule="versions.ref",
                                hint=done.stderr.decode(errors="replace").strip() or None)
             with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
                 tar.extractall(tmp, filter="data")
@@ -116,31 +116,31 @@ def _git_snapshot(source: GameSource, ref: str, load: LoadOptions) -> dict | Non
         return current_snapshot(game, old_source)
 
 
-def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: LoadOptions = LoadOptions()
-                  ) -> tuple[str, dict]:
+def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: LoadOptions = LoadOptions(),
+                  option: str = "--since") -> tuple[str, dict]:
     """The earlier version ``ref`` names (see the module docstring) as (how to name it, its
     snapshot). Raises PnpError (``versions.ref``) for a ref that names nothing, saying what
-    there is."""
+    there is; messages name the ``option`` that gave it."""
     ref = ref or LAST
     if ref == LAST:
         path = out_dir / PIECES_FILE
         if not path.is_file():
             known = releases(source.path)
-            raise PnpError(f"--since last: {source.display} has no build in {out_dir} to compare with",
+            raise PnpError(f"{option} last: {source.display} has no build in {out_dir} to compare with",
                            rule="versions.ref",
                            hint="build it first (pnp build), or give --since a release"
                            + (f" ({', '.join(known)})" if known else "") + " or a git revision")
-        return "the last build", _read(path, "--since last")
+        return "the last build", _read(path, f"{option} last")
     for name in (ref, ref[1:] if ref[:1] in "vV" else None):
         if name and (source.path / RELEASES / f"{name}.json").is_file():
-            return f"release {name}", _read(source.path / RELEASES / f"{name}.json", f"--since {ref}")
+            return f"release {name}", _read(source.path / RELEASES / f"{name}.json", f"{option} {ref}")
     if _in_git(source.path):
-        found = _git_snapshot(source, ref, load)
+        found = _git_snapshot(source, ref, load, option)
         if found is not None:
             return f"git revision {ref}", found
     known = releases(source.path)
     where = "a release" + (f" ({', '.join(known)})" if known else " (there are none: pnp release makes them)")
-    raise PnpError(f"--since {ref}: no release {ref} of {source.display}"
+    raise PnpError(f"{option} {ref}: no release {ref} of {source.display}"
                    + ("" if _in_git(source.path) else ", and the game folder is not in git")
                    + ("" if not _in_git(source.path) else f", and no git revision {ref}"),
                    rule="versions.ref", hint=f"give last (the last build), {where} or a git revision")

@@ -132,3 +132,45 @@ def test_a_release_is_a_reference_for_later_diffs_and_no_input_of_the_build(tmp_
     d = diff_json(game, out, "--since", "v1.0")
     assert d["since"] == "release 1.0" and d["old_version"] == "1.0"
     assert {c["piece"] for c in d["changed"]} == {"cards/spark", "cards/tide", "cards/gust"}
+
+
+def test_changed_since_reprints_exactly_the_changed_and_added_cards(tmp_path):
+    import pdfplumber
+
+    game, out = make_game(tmp_path), tmp_path / "out"
+    run("build", str(game), "-o", str(out), "-q", "--no-contact-sheets")
+    run("release", str(game), "-o", str(out))
+    playtest_changes(game)
+    done = run("build", str(game), "-o", str(out), "--changed-since", "1.0")
+    assert "cards-changed: 6 cards on 1 sheet(s)" in done.output
+    with pdfplumber.open(out / "g" / "g-cards-changed.pdf") as pdf:
+        assert len(pdf.pages) == 4  # calibration front and back, one sheet of faces, its backs
+        words = [w["text"] for w in pdf.pages[2].extract_words()]
+        titles = sorted(w for w in words if w in ("Sparks", "Spark", "Tide", "Wave", "Gust", "Reef"))
+        assert titles == ["Sparks", "Sparks", "Tide", "Tide", "Wave", "Wave"]  # not gust: data only
+        assert len(pdf.pages[3].chars) == 0 or "Gust" not in pdf.pages[3].extract_text()
+    with pdfplumber.open(out / "g" / "g-changes.pdf") as pdf:
+        assert len(pdf.pages) == 1
+        lines = pdf.pages[0].extract_text().splitlines()
+    take = lines.index("Take out of the old print: 3")
+    put = lines.index("Put in from these sheets: 3")
+    keep = lines.index("Keep as printed (only data that prints nowhere changed): 1")
+    assert [line.split("x", 1)[1].strip() for line in lines[take + 1:put]] == \
+           ["cards/spark (Spark)", "cards/tide (Tide)", "cards/reef (Reef)"]
+    assert [line.split("x", 1)[1].strip() for line in lines[put + 1:keep]] == \
+           ["cards/spark (Sparks)", "cards/tide (Tide)", "cards/wave (Wave)"]
+    assert lines[keep + 1].strip() == "cards/gust (Gust)"
+    assert (out / "g" / "g-cards.pdf").is_file()  # the full build's sheets stay as they are
+
+
+def test_check_finds_what_changed_since_would_refuse(tmp_path):
+    game, out = make_game(tmp_path), tmp_path / "out"
+    checked = run("check", str(game), "-o", str(out), "--changed-since", "2.0", "--format", "json", ok=False)
+    assert checked.exit_code == 1
+    (finding,) = [f for r in json.loads(checked.output) for f in r["findings"] if f["severity"] == "error"]
+    assert finding["rule"] == "versions.ref" and "--changed-since 2.0: no release 2.0" in finding["message"]
+    assert "pnp release" in finding["hint"]
+    built = run("build", str(game), "-o", str(out), "--changed-since", "2.0", ok=False)
+    assert built.exit_code == 1 and "versions.ref" in built.output and not (out / "g").exists()
+    run("build", str(game), "-o", str(out), "-q", "--no-contact-sheets")
+    assert run("check", str(game), "-o", str(out), "--changed-since", "last").exit_code == 0
