@@ -31,9 +31,9 @@ from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
 from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
 from .fonts import FONT_FILES
 
-STAMP_POSITIONS = ("safe-bottom-right", "safe-bottom-left", "slug", "off")
-"""Where a layout's version stamp goes: the bottom corner of the safe zone, the slug below the
-trim (outside the cut piece), or nowhere (docs/versions.md)."""
+STAMP_POSITIONS = ("safe-bottom-right", "safe-bottom-left", "safe-bottom-center", "slug", "off")
+"""Where a layout's version stamp goes: a bottom corner or the bottom middle of the safe zone,
+the slug below the trim (outside the cut piece), or nowhere (docs/versions.md)."""
 
 SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "octagon")
 """Shapes a ``shape`` box and an icon may take."""

@@ -59,6 +59,9 @@ class Renderer:
         self.color_convert = color_convert
         self.stamp = stamp
         self.version = version
+        self.round_piece = False
+        """The piece being drawn is round or hexagonal: a stamp set in a corner of the safe zone
+        goes to its bottom middle, since the corners lie outside the cut line."""
         self.draft = draft
         self._form_canvas = None
         self._forms: dict = {}
@@ -310,7 +313,8 @@ class Renderer:
         x, y, w, h = trim
         digest = face_hash(self.layouts, piece, Size(w, h), self.game_dir)
         self.check_slug(piece, below)
-        draw_stamp(c, stamp_text(self.version, digest), layout.stamp, trim, self.layouts.safe_zone)
+        position = "safe-bottom-center" if self.round_piece and layout.stamp.startswith("safe") else layout.stamp
+        draw_stamp(c, stamp_text(self.version, digest), position, trim, self.layouts.safe_zone)
 
     def check_slug(self, piece: Piece, below: float) -> None:
         """A ``stamp.slug-room`` warning (once per piece) when ``piece`` prints a slug stamp

@@ -41,8 +41,8 @@ def slug_room() -> float:
 
 def draw_stamp(c, text: str, position: str, trim: tuple[float, float, float, float], safe: float) -> None:
     """Draw ``text`` on a piece whose trim is (x, y, w, h) pt, bottom-left origin, at
-    ``position`` (``safe-bottom-right``, ``safe-bottom-left`` or ``slug``; ``off`` draws
-    nothing); ``safe`` is the layouts' safe zone inset, pt."""
+    ``position`` (``safe-bottom-right``, ``safe-bottom-left``, ``safe-bottom-center`` or
+    ``slug``; ``off`` draws nothing); ``safe`` is the layouts' safe zone inset, pt."""
     if position == "off":
         return
     x, y, w, h = trim
@@ -56,6 +56,8 @@ def draw_stamp(c, text: str, position: str, trim: tuple[float, float, float, flo
         baseline = y + safe + STAMP_INSET - descent
         if position == "safe-bottom-left":
             c.drawString(x + safe + STAMP_INSET, baseline, text)
+        elif position == "safe-bottom-center":
+            c.drawCentredString(x + w / 2, baseline, text)
         else:
             c.drawRightString(x + w - safe - STAMP_INSET, baseline, text)
     c.restoreState()

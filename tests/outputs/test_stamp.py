@@ -153,3 +153,22 @@ def test_every_card_of_the_bundled_games_has_its_stamp_in_the_safe_zone(tmp_path
     game = load_game(bundled_source(gid).path, gid)
     cards = sum(r.copies for c in game if c.kind == "deck" for r in c.rows)
     assert cards > 0 and _assert_in_safe_zone(pdf, _safe_zone(gid)) == cards
+
+
+def test_round_tokens_carry_their_stamp_inside_the_cut_line(tmp_path):
+    game = tmp_path / "bg"
+    new_game(game, "board-game")
+    _build(game, tmp_path / "out", "--stamp")
+    with pdfplumber.open(tmp_path / "out" / "bg" / "bg-tokens.pdf") as pdf:
+        page = pdf.pages[1]
+        found = stamps(page)
+        # the cut guides: the grey circles of the trims (16 mm across)
+        guides = [c for c in page.curves if abs((c["x1"] - c["x0"]) - 16 * MM) < 0.1 * MM]
+        assert len(found) == 4 and len(guides) >= 4
+        for s in found:
+            (g,) = [g for g in guides if g["x0"] <= s.x0 and s.x1 <= g["x1"]
+                    and page.height - g["bottom"] <= s.y0 and s.y1 <= page.height - g["top"]]
+            cx, cy, r = (g["x0"] + g["x1"]) / 2, page.height - (g["top"] + g["bottom"]) / 2, 8 * MM
+            for x, y in ((s.x0, s.y0), (s.x1, s.y0), (s.x0, s.y1), (s.x1, s.y1)):
+                assert (x - cx) ** 2 + (y - cy) ** 2 < r ** 2
+            assert abs((s.x0 + s.x1) / 2 - cx) < TOL  # centred: a corner of the safe zone is off the piece
