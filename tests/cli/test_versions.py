@@ -174,3 +174,22 @@ def test_check_finds_what_changed_since_would_refuse(tmp_path):
     assert built.exit_code == 1 and "versions.ref" in built.output and not (out / "g").exists()
     run("build", str(game), "-o", str(out), "-q", "--no-contact-sheets")
     assert run("check", str(game), "-o", str(out), "--changed-since", "last").exit_code == 0
+
+
+def test_the_diff_in_markdown_is_a_changelog_page_of_the_rulebook(tmp_path):
+    import pdfplumber
+
+    game, out = make_game(tmp_path), tmp_path / "out"
+    run("build", str(game), "-o", str(out), "-q", "--no-contact-sheets")
+    run("release", str(game), "-o", str(out))
+    playtest_changes(game)
+    md = run("diff", str(game), "-o", str(out), "--since", "1.0", "--format", "md").output
+    (game / "templates" / "changes.md").write_text(md)
+    template = game / "templates" / "rulebook.md.j2"
+    text = template.read_text().replace('"reef"', '"gust"')  # the rulebook showed the card removed
+    template.write_text(text + '\n---\n\n{% include "changes.md" %}\n')
+    run("rulebook", str(game), "-o", str(out), "-q")
+    with pdfplumber.open(out / "g" / "g-rulebook.pdf") as pdf:
+        last = " ".join(pdf.pages[-1].extract_text().split())
+    assert "G v1.0: cards 3 changed, 1 added, 1 removed since release 1.0" in last
+    assert "cards/spark (face); title: Spark → Sparks" in last and "Data only" in last
