@@ -73,11 +73,29 @@ def _art(game_dir: Path, rel: str) -> str:
         return "unreadable"
 
 
+def _nested_images(layouts: LayoutSet, name: str, game_dir: Path, depth: int = 1) -> list[tuple[str, str]]:
+    """(path, digest) of the art named as written (not by a template) in the layouts the repeat
+    boxes of layout ``name`` draw, at any depth."""
+    layout = layouts.layouts.get(name)
+    out: list[tuple[str, str]] = []
+    for box in layout.boxes if layout and depth <= MAX_NESTING else ():
+        if box.type != "repeat":
+            continue
+        inner = layouts.layouts.get(str(box.props.get("layout")))
+        for item in inner.boxes if inner else ():
+            raw = item.props.get("image")
+            if item.type == "image" and isinstance(raw, str) and raw.strip() and "{{" not in raw and "{%" not in raw:
+                out.append((raw.strip(), _art(game_dir, raw)))
+        out += _nested_images(layouts, str(box.props.get("layout")), game_dir, depth + 1)
+    return out
+
+
 def _images(layouts: LayoutSet, piece: Piece, game_dir: Path) -> list[tuple[str, str]]:
     """(path, digest) of the art the piece's image boxes name, their templates evaluated with
-    the piece's names (a template that fails is kept as written: drawing reports it)."""
+    the piece's names (a template that fails is kept as written: drawing reports it), and the
+    art its repeat boxes' layouts name as written."""
     layout = layouts.layouts.get(piece.layout)
-    out = []
+    out = _nested_images(layouts, piece.layout, game_dir)
     for box in layout.boxes if layout else ():
         raw = box.props.get("image")
         if box.type != "image" or not isinstance(raw, str):
