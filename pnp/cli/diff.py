@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -35,6 +36,7 @@ def diff(
     games: GameArg = None,
     since: SinceOpt = None,
     format: Annotated[DiffFormat, typer.Option("--format", case_sensitive=False, help="text for people, json for scripts, md (Markdown) for a changelog or a note to playtesters.")] = DiffFormat.TEXT,
+    visual: Annotated[Optional[Path], typer.Option("--visual", metavar="FILE.pdf", show_default=False, help="Also write a PDF of the changed cards, old beside new, the region that prints differently framed in red (needs --since a git revision).")] = None,
     output: OutputOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
@@ -49,7 +51,15 @@ def diff(
     load = load_options(encoding, delimiter)
     root = output_root(output, games)
     results = []
-    for source in resolve_games(games):
+    sources = resolve_games(games)
+    if visual is not None:  # first: it refuses a REF that is no git revision, whatever diff could compare with
+        from ..pipeline.visual import write_visual
+
+        if len(sources) != 1:
+            raise typer.BadParameter("--visual draws one game: give one GAME", param_hint="--visual")
+        shown = write_visual(sources[0], since or "last", visual, load)
+        out.print(f"wrote {escape(str(visual))} ({shown} cards, old beside new)", highlight=False)
+    for source in sources:
         game = load_game(source.path, source.display, load)
         label, old = resolve_since(source, root / game.id, since, load)
         results.append((game, compare(label, old, current_snapshot(game, source))))

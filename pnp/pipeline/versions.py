@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,11 +89,18 @@ def _in_git(game_dir: Path) -> bool:
     return shutil.which("git") is not None and _git(game_dir, "rev-parse", "--is-inside-work-tree").returncode == 0
 
 
-def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:
-    """The snapshot of the game at git revision ``ref``, or None when ``ref`` is no revision."""
+def is_revision(source: GameSource, ref: str) -> bool:
+    """Whether ``ref`` is a git revision of the repository holding the game folder."""
+    return _in_git(source.path) and _git(source.path.resolve(), "rev-parse", "--verify", "--quiet",
+                                         f"{ref}^{{commit}}").returncode == 0
+
+
+@contextmanager
+def checkout(source: GameSource, ref: str, option: str = "--since"):
+    """The game as it was at git revision ``ref``: its folder (and a templates folder in the
+    same repository) read into a scratch folder, yielded as a :class:`GameSource` that lasts
+    until the block ends. Raises PnpError when the folder is not in git at that revision."""
     game_dir = source.path.resolve()
-    if _git(game_dir, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode != 0:
-        return None
     top = Path(_git(game_dir, "rev-parse", "--show-toplevel").stdout.decode().strip()).resolve()
     folders = [game_dir.relative_to(top).as_posix()]
     templates = source.templates_dir.resolve() if source.templates_dir else None
@@ -110,10 +118,15 @@ def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) 
         old_dir = root / folders[0]
         old_templates = (root / folders[1]) if len(folders) > 1 else \
             (old_dir / templates.relative_to(game_dir) if templates is not None else None)
-        old_source = GameSource(old_dir, f"{source.display} at {ref}", old_templates,
-                                f"{source.templates_display} at {ref}")
-        game = load_game(old_dir, old_source.display, load)
-        return current_snapshot(game, old_source)
+        yield GameSource(old_dir, f"{source.display} at {ref}", old_templates, f"{source.templates_display} at {ref}")
+
+
+def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:
+    """The snapshot of the game at git revision ``ref``, or None when ``ref`` is no revision."""
+    if not is_revision(source, ref):
+        return None
+    with checkout(source, ref, option) as old:
+        return current_snapshot(load_game(old.path, old.display, load), old)
 
 
 def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: LoadOptions = LoadOptions(),

@@ -193,3 +193,39 @@ def test_the_diff_in_markdown_is_a_changelog_page_of_the_rulebook(tmp_path):
         last = " ".join(pdf.pages[-1].extract_text().split())
     assert "G v1.0: cards 3 changed, 1 added, 1 removed since release 1.0" in last
     assert "cards/spark (face); title: Spark → Sparks" in last and "Data only" in last
+
+
+def test_visual_puts_each_changed_card_beside_its_old_self_with_the_change_framed(tmp_path):
+    import pdfplumber
+
+    from pnp.outputs.visual import HIGHLIGHT
+
+    game, out = make_game(tmp_path), tmp_path / "out"
+    git = ["git", "-C", str(game), "-c", "user.name=t", "-c", "user.email=t@t.invalid"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "v1"], check=True)
+    playtest_changes(game)
+    pdf_path = tmp_path / "visual.pdf"
+    done = run("diff", str(game), "-o", str(out), "--since", "HEAD", "--visual", str(pdf_path))
+    assert f"wrote {pdf_path} (4 cards, old beside new)" in done.output  # spark, tide, wave added, reef removed
+    with pdfplumber.open(pdf_path) as pdf:
+        words = [w["text"] for p in pdf.pages for w in p.extract_words()]
+        assert [w for w in words if w.startswith("cards/")] == ["cards/spark", "cards/tide", "cards/wave", "cards/reef"]
+        assert "Gust" not in words  # data only: nothing to see
+        page = pdf.pages[0]
+        def colour(r):
+            c = r.get("stroking_color") or ()
+            return tuple(round(v, 2) for v in (c if isinstance(c, (list, tuple)) else (c,)))
+
+        red = [r for r in page.rects if colour(r) == HIGHLIGHT]
+        # the frames of the two cards each row shows: old left, new right (grey outlines)
+        frames = sorted((r for r in page.rects if abs(r["width"] - 63.5 * 72 / 25.4) < 0.1), key=lambda r: r["x0"])
+        new_x0 = max(r["x0"] for r in frames)
+        assert len(red) == 2 and all(r["x0"] >= new_x0 for r in red)  # on the new cards only
+        titles = [w for w in page.extract_words() if w["text"] in ("Sparks", "Draw")]
+        spark_red = min(red, key=lambda r: r["top"])
+        sparks = min((w for w in titles if w["text"] == "Sparks"), key=lambda w: w["x0"])  # the card, not the note
+        assert spark_red["x0"] <= sparks["x1"] <= spark_red["x1"] + 1  # the frame holds the new letter
+    refused = run("diff", str(game), "-o", str(out), "--visual", str(pdf_path), ok=False)
+    assert "no git revision" in str(refused.exception) and "HEAD~1" in refused.exception.hint
