@@ -15,7 +15,7 @@ import sys
 def _app():
     """The Typer application with every command registered (in the order --help lists them)."""
     from .app import app
-    from . import new, listing, check, build, rulebook, export, preview  # noqa: F401  each adds its command
+    from . import new, listing, check, build, rulebook, export, diff, release, preview  # noqa: F401  each adds its command
 
     return app
 

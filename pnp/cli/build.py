@@ -12,13 +12,13 @@ from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
-                      PaperOpt, QuietOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
 def describe(name: str, result) -> str:
     """What one part of a build made, for its line of the report."""
-    if name in ("cards", "cards-only"):
+    if name in ("cards", "cards-only", "cards-changed"):
         return f"{result.cards} card{'s' if result.cards != 1 else ''} on {result.sheets} sheet(s)" \
             if result.sheets else ""
     if name == "boards":
@@ -47,14 +47,17 @@ def build(
     jobs: JobsOpt = None,
     encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Make card sheets of only the cards changed or added since REF (last: the last build; a release such as 1.2; a git revision), packed densely, <game>-cards-changed.pdf, and <game>-changes.pdf, the list of cards to take out of the old print.")] = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
+    stamp: StampOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only)
+    settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only,
+                                       changed_since, stamp)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -18,7 +18,7 @@ from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
-                      PaperOpt, QuietOpt, TargetOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, StampOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
 
 
@@ -43,6 +43,8 @@ def check(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Check the reprint pnp build --changed-since REF would make: REF must name an earlier version (last, a release, a git revision).")] = None,
+    stamp: StampOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check games as pnp build would build them, without writing anything: the data against the
@@ -53,7 +55,7 @@ def check(
     """
     from ..core.findings import failing
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi)
+    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

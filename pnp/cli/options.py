@@ -69,6 +69,10 @@ BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                          help="Largest bleed past each trim, where the space allows.")]
 ContactSheetsOpt = Annotated[bool, typer.Option(
     "--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")]
+StampOpt = Annotated[Optional[bool], typer.Option(
+    "--stamp/--no-stamp", show_default=False,
+    help="Print the version stamp (the game's version and a short hash of each piece's face) on every piece "
+         "of the home sheets (default: as game.toml's [build] stamp says, else off).")]
 OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "

@@ -44,14 +44,21 @@ BUILD_RECORD = ".pnp-build.json"
 """The file every game's output folder holds (:mod:`pnp.pipeline.cache`)."""
 
 
+RELEASES = "releases"
+"""The folder of a game folder that holds its release snapshots (``pnp release``): records of
+earlier builds, not inputs of the next."""
+
+
 def game_files(folder: Path) -> list[Path]:
-    """Every file of a game or template folder, in a stable order, leaving out hidden files and
-    the outputs a build wrote into the folder (``output/`` inside a game folder: any folder
-    holding a build record, and the folder holding that)."""
+    """Every file of a game or template folder, in a stable order, leaving out hidden files,
+    the release snapshots (``releases/``) and the outputs a build wrote into the folder
+    (``output/`` inside a game folder: any folder holding a build record, and the folder
+    holding that)."""
     if not folder.is_dir():
         return []
     outputs = {record.parent for record in folder.rglob(BUILD_RECORD)}
     outputs |= {o.parent for o in outputs if o.parent != folder}
+    releases = folder / RELEASES
     return sorted(p for p in folder.rglob("*") if p.is_file() and not any(
         part.startswith(".") for part in p.relative_to(folder).parts) and not any(
-        parent in outputs for parent in p.parents))
+        parent in outputs or parent == releases for parent in p.parents))

@@ -31,6 +31,10 @@ from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
 from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
 from .fonts import FONT_FILES
 
+STAMP_POSITIONS = ("safe-bottom-right", "safe-bottom-left", "safe-bottom-center", "slug", "off")
+"""Where a layout's version stamp goes: a bottom corner or the bottom middle of the safe zone,
+the slug below the trim (outside the cut piece), or nowhere (docs/versions.md)."""
+
 SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "octagon")
 """Shapes a ``shape`` box and an icon may take."""
 BOX_KEYS = set(COMMON_KEYS).union(*(spec.keys for spec in ELEMENT_SPECS.values()))
@@ -84,6 +88,9 @@ class Layout:
     background: Any
     boxes: list[Box]
     background_origin: str = ""
+    stamp: str = "safe-bottom-right"
+    """Where the version stamp goes on pieces of this layout when a build stamps them
+    (:data:`pnp.design.stamp.STAMP_POSITIONS`): the layout's ``stamp``, else the file's."""
 
 
 @dataclass
@@ -157,12 +164,14 @@ class LayoutSet:
 class LayoutsFile(Struct, forbid_unknown_fields=True):
     """A layouts file (``layouts.toml``, ``boards.toml``): ``[layouts.NAME]`` tables,
     ``[icons.NAME]`` tables, ``safe_zone``, the inset of ``area = "safe"`` from the trim, and
-    ``bleed``, how far ``area = "bleed"`` runs past it."""
+    ``bleed``, how far ``area = "bleed"`` runs past it, and ``stamp``, where the version
+    stamp goes on every layout that does not say (docs/versions.md)."""
 
     layouts: dict[str, Any] = {}
     icons: dict[str, Any] = {}
     safe_zone: Union[str, int, float] = "0.125in"
     bleed: Union[str, int, float] = "0.125in"
+    stamp: str = "safe-bottom-right"
 
 
 class IconTable(Struct, forbid_unknown_fields=True):
@@ -186,12 +195,21 @@ class LayoutTable(Struct, forbid_unknown_fields=True):
     background: Any = None
     description: str = ""
     boxes: dict[str, Any] = {}
+    stamp: Union[str, None] = None
 
 
 def _error(file: TomlFile, key: str | None, message: str, hint: str | None = None) -> LayoutError:
     """A LayoutError in the layouts ``file``, at dotted ``key`` (None: the file), reported as
     ``layout.file``: the file itself is wrong, whatever is drawn with it."""
     return file.error(key, message, hint, LayoutError, rule="layout.file")
+
+
+def _stamp_position(value: Any, file: TomlFile, key: str) -> str:
+    """A ``stamp`` setting, one of :data:`STAMP_POSITIONS`; raises LayoutError at ``key``."""
+    if value not in STAMP_POSITIONS:
+        raise _error(file, key, f"stamp {value!r} is not one of {', '.join(STAMP_POSITIONS)}",
+                     hint=did_you_mean(str(value), STAMP_POSITIONS, "see docs/versions.md"))
+    return value
 
 
 def _length(value: Any, file: TomlFile, key: str) -> float:
@@ -274,6 +292,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     bleed = _length(top.bleed, file, "bleed")
     if bleed < 0:
         raise _error(file, "bleed", "bleed cannot be negative")
+    _stamp_position(top.stamp, file, "stamp")
     raw_layouts = top.layouts
     icons = {}
     for name, spec in top.icons.items():
@@ -311,6 +330,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             parent = resolve(spec["extends"], chain + (name,))
             merged = {"background": parent.get("background"),
                       "background_origin": parent.get("background_origin", name),
+                      "stamp": parent.get("stamp"),
                       "boxes": {k: dict(v) for k, v in parent["boxes"].items()},
                       "origins": {k: dict(v) for k, v in parent["origins"].items()}}
         for key, value in spec.items():
@@ -318,7 +338,9 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                 for bname, bspec in value.items():
                     merged["boxes"].setdefault(bname, {}).update(bspec)
                     merged["origins"].setdefault(bname, {}).update({k: name for k in bspec})
-            else:  # extends, background, description (the schema allows nothing else)
+            else:  # extends, background, description, stamp (the schema allows nothing else)
+                if key == "stamp":
+                    _stamp_position(value, file, f"layouts.{name}.stamp")
                 merged[key] = value
                 if key == "background":
                     merged["background_origin"] = name
@@ -380,7 +402,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                              area, props, origins))
         boxes.sort(key=lambda b: b.props.get("z", 0))  # stable: equal z keeps the written order
         resolved[name] = Layout(name, merged.get("background"), boxes,
-                                merged.get("background_origin", name))
+                                merged.get("background_origin", name), merged.get("stamp") or top.stamp)
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
     return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files)
 

@@ -212,6 +212,10 @@ class Game:
     totals: list[StatedTotal]
     manifest: dict[str, Any]
     display_root: str
+    version: str | None = None
+    """``[game] version``: what the version stamp prints and a release is named by."""
+    stamp: bool = False
+    """``[build] stamp``: home sheets print the version stamp unless a build says otherwise."""
     _key_lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Component]:

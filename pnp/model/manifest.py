@@ -11,6 +11,7 @@ hint; nothing is guessed.
 from __future__ import annotations
 
 import codecs
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -34,11 +35,20 @@ Scalar = Union[str, int, float, bool]
 
 
 class GameTable(Struct):
-    """``[game]``: the game's id, its title and ``players = [min, max]``."""
+    """``[game]``: the game's id, its title, ``players = [min, max]`` and the ``version`` its
+    pieces are stamped with and releases are named by (docs/versions.md)."""
 
     id: str
     title: str
     players: list[int]
+    version: Union[str, None] = None
+
+
+class BuildTable(Struct, forbid_unknown_fields=True):
+    """``[build]``: how ``pnp build`` makes this game's home sheets by default; ``stamp``
+    prints the version stamp on every piece (docs/versions.md)."""
+
+    stamp: bool = False
 
 
 class ColumnTable(Struct, forbid_unknown_fields=True):
@@ -108,8 +118,11 @@ class ManifestFile(Struct):
     components: dict[str, Any]
     totals: list[Any] = []
     colors: dict[str, Any] = {}
+    build: dict[str, Any] = {}
 
 
+VERSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+"""A game version: a file name of its own (``releases/<version>.json``)."""
 COMPONENT_KEYS = frozenset(ComponentTable.__struct_fields__) - {"max_copies"}
 """The settings of a component that are not options."""
 _KINDS = ", ".join(COMPONENT_KINDS)
@@ -317,6 +330,10 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
     if len(game.players) != 2 or not 1 <= game.players[0] <= game.players[1]:
         raise file.error("game.players", f"players must be [min, max] with 1 <= min <= max, not {game.players!r}",
                          "for example players = [2, 4]", ManifestError)
+    if game.version is not None and not VERSION_RE.match(game.version):
+        raise file.error("game.version", f"version {game.version!r} may hold only letters, digits, '.', '-' and '_'",
+                         'for example version = "1.2" (it names the release file releases/1.2.json)', ManifestError)
+    build = check(top.build, BuildTable, file, "build", ManifestError, what="build setting")
     components = {cid: _component(file, game_dir, display_root, cid, c) for cid, c in top.components.items()}
     totals = [_total(file, i, t, components) for i, t in enumerate(top.totals)]
     for name, value in top.colors.items():
@@ -324,4 +341,4 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
             raise file.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
                              'for example red = "#C0392B"', ManifestError)
     return Game(game.id, game.title, game_dir, game.players[0], game.players[1], components, totals, data,
-                display_root)
+                display_root, version=game.version, stamp=build.stamp)

@@ -22,6 +22,7 @@ from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
 from ..model.game import Game
 from ..model.games import GameSource
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
+from .reprint import ReprintPlan
 
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 """The PDF Duplex viewer preference of each flip."""
@@ -84,6 +85,20 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    changed_since: str | None = None
+    """``--changed-since REF``: card sheets of only the cards changed or added since the
+    version REF names, and the list of what to take out of the old print (docs/versions.md);
+    the pipeline turns it into :attr:`reprint` for each game."""
+    reprint: ReprintPlan | None = None
+    """The reprint of one game (:class:`pnp.outputs.reprint.ReprintPlan`), made from
+    :attr:`changed_since` by the pipeline."""
+    stamp: bool | None = None
+    """Home sheets print the version stamp on every piece (docs/versions.md); None: as the
+    game's ``[build] stamp`` says (off when it says nothing). Exports never print it."""
+
+    def stamps(self, game: Game) -> bool:
+        """Whether this build prints the version stamp on ``game``'s home sheets."""
+        return game.stamp if self.stamp is None else self.stamp
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
@@ -100,6 +115,12 @@ def draft_option(draft: bool) -> tuple:
     """What the draft setting adds to a stage's options: nothing for a draft (the default), so
     the records of earlier builds stay fresh."""
     return () if draft else (("draft", False),)
+
+
+def stamp_option(stamp: bool) -> tuple:
+    """What the version stamp adds to a stage's options: nothing when off (the default), so the
+    records of earlier builds stay fresh."""
+    return (("stamp", True),) if stamp else ()
 
 
 def dpi_option(dpi: int | None, default: int) -> tuple:

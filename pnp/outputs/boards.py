@@ -37,7 +37,8 @@ from ..model.pieces import BoardPiece, Piece, board_pieces, die_nets, token_piec
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
-from .base import BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, write_result
+from .base import (BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, stamp_option,
+                   write_result)
 from .tokens import render_tokens_pdf
 
 MARK_LINE = 0.4
@@ -289,14 +290,15 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 
 def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
                   overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                  image_dpi: int | None = PRINT_DPI, draft: bool = False) -> BuildResult:
+                  image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
     The game's templates folder (``source``) holds ``boards.toml`` (and ``layouts.toml``, whose
     icons and layouts boards may use). ``overlap`` (pt) is the overlap of board tiles. Art over
     ``max_image_pixels`` pixels is refused (None lifts the limit); art is embedded at
-    ``image_dpi`` px/in at its placed size; a ``draft`` prints missing art as a placeholder, a
+    ``image_dpi`` px/in at its placed size; ``stamp`` prints the version stamp on every piece
+    but backs (docs/versions.md); a ``draft`` prints missing art as a placeholder, a
     warning (else an error). A file is made only when the
     game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
     front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
@@ -320,7 +322,7 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                             dict(game.manifest.get("colors", {})))
     findings += _undefined_layouts(game, layouts, pieces, tokens, nets)
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game), draft=draft)
+                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version)
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
@@ -388,8 +390,11 @@ class BoardsOutput:
 
         def render(dry: bool) -> BuildResult:
             return render_boards(job.game, job.source, job.out_dir, settings.sheet,
-                                 max_image_pixels=settings.max_image_pixels, image_dpi=dpi, draft=settings.draft)
+                                 max_image_pixels=settings.max_image_pixels, image_dpi=dpi, draft=settings.draft,
+                                 stamp=stamp)
+
+        stamp = settings.stamps(job.game)
 
         return [Stage("boards", job.data_files() + templates + job.font_files(), render,
                       (settings.sheet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
-                      + draft_option(settings.draft))]
+                      + draft_option(settings.draft) + stamp_option(stamp))]

@@ -30,7 +30,9 @@ from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
 from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
-from .base import DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, write_result
+from .base import (DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option,
+                   stamp_option, write_result)
+from .reprint import ReprintPlan, changes_page_pdf, reprint_cards
 
 CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
 """Where the registration crosses sit on the calibration pages, as fractions of the sheet."""
@@ -352,7 +354,8 @@ def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
-                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False) -> BuildResult:
+                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False, stamp: bool = False,
+                 reprint: ReprintPlan | None = None) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
@@ -363,23 +366,34 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     embedded at ``image_dpi`` in the sheets and ``contact_dpi`` in the contact sheets (px/in
     at its placed size). With ``only`` (:func:`select_cards`), just those cards go on
     ``<game>-cards-only.pdf``, with no contact sheets. A ``draft`` prints missing art as a
-    placeholder, a warning (else an error). Raises BuildError when the cards fit no sheet.
+    placeholder, a warning (else an error). ``stamp`` prints the version stamp on every face
+    (docs/versions.md). With ``reprint``, just the cards it prints go on
+    ``<game>-cards-changed.pdf``, beside ``<game>-changes.pdf``, the list of what to take out
+    of the old print (:mod:`pnp.outputs.reprint`). Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game), draft=draft)
+                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version)
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)
         opts = replace(opts, contact_sheets=False)
     result = BuildResult(cards=len(cards))
+    if reprint is not None:
+        cards = reprint_cards(cards, reprint)
+        opts = replace(opts, contact_sheets=False)
+        result.cards = len(cards)
+        page, _ = changes_page_pdf(game.title, reprint, opts.paper_size())
+        result.outputs.append((out_dir / f"{game.id}-changes.pdf", page))
     if not cards:
         result.findings = findings
         return result
     buf = io.BytesIO()
     result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi)
-    name = f"{game.id}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
+    part = "-only" if only else "-changed" if reprint is not None else ""
+    name = f"{game.id}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
+        renderer.stamp = False  # a contact sheet shows the faces on screen: no stamp, no slug to find
         for comp in step("contact sheets", len(game.components)).each(game):
             deck_cards = [card for card in cards if card.deck == comp.id]
             if deck_cards:
@@ -408,10 +422,18 @@ class CardsOutput:
             return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, settings.sheet,
                                 max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
                                 image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi(),
-                                draft=settings.draft)
+                                draft=settings.draft, stamp=stamp, reprint=settings.reprint)
 
+        stamp = settings.stamps(job.game)
+        if settings.changed_since is not None and settings.reprint is None:
+            return []  # the earlier version could not be read: its error is the run's finding
+        if settings.reprint is not None:
+            return [Stage("cards-changed", job.data_files() + job.card_template_files() + job.font_files(), render,
+                          (settings.sheet, settings.max_image_pixels, settings.reprint)
+                          + dpi_option(settings.image_dpi, None) + draft_option(settings.draft) + stamp_option(stamp))]
         # a quick sheet of some cards has a record of its own: the full build's stays valid
         return [Stage("cards-only" if settings.only else "cards",
                       job.data_files() + job.card_template_files() + job.font_files(), render,
                       (settings.sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
-                      + ((settings.only,) if settings.only else ()) + draft_option(settings.draft))]
+                      + ((settings.only,) if settings.only else ()) + draft_option(settings.draft)
+                      + stamp_option(stamp))]

@@ -54,7 +54,9 @@ def draw_token(c, renderer: Renderer, tp: TokenPiece, piece: Piece, cx: float, c
     grow_h = h + (2 * bleed * 2 / SQRT3 if tp.shape == "hexagon" else 2 * bleed)
     c.saveState()
     c.clipPath(outline_path(c, tp.shape, cx, cy, w + 2 * bleed, grow_h), stroke=0, fill=0)
+    renderer.round_piece = tp.shape in ("circle", "hexagon")  # a stamp in a corner would be cut off
     renderer.draw(c, piece, (cx - w / 2, cy - h / 2, w, h), (bleed, bleed, bleed, bleed), rotate=rotate)
+    renderer.round_piece = False
     c.restoreState()
     if guide:
         c.saveState()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import progress
+from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
 from ..core.parallel import map_ordered
 from ..model.game import Game
@@ -28,7 +29,9 @@ from ..validate.check import check_game_full
 from .cache import BuildRecord
 from .fresh import before_run, remember
 from .report import GameReport
-from .stages import render_stages, write_stages
+from .changes import reprint_plan
+from .stages import render_stages, stage_failure, write_failure, write_stages
+from .versions import current_snapshot, diff as compare, resolve_since, save_last
 
 
 @dataclass
@@ -72,6 +75,8 @@ def run_game(job: BuildJob) -> GameReport:
         return report
     out_dir = job.output / game.id
     record = BuildRecord(out_dir)
+    if settings.changed_since is not None:
+        settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force)
     report.ran, report.kept = rendered.ran, rendered.kept
@@ -88,13 +93,49 @@ def run_game(job: BuildJob) -> GameReport:
             report.refused = "errors"
         else:
             problems = write_stages(rendered, record)
+            if _full_cards(settings) and "cards" not in rendered.failed:
+                problems += keep_snapshot(game, job.source, out_dir)
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
-            remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs], before)
+            if settings.changed_since is None:  # a reprint depends on the earlier version too: no snapshot
+                remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs],
+                         before)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report
+
+
+def _with_reprint(settings: BuildSettings, game: Game, source: GameSource, out_dir: Path, load: LoadOptions,
+                  findings: list) -> BuildSettings:
+    """``settings`` with the reprint since ``settings.changed_since`` (the cards changed and
+    added since that version); an earlier version that cannot be read is a ``versions.ref``
+    error in ``findings`` (and the settings are returned as they are: no card sheet is made)."""
+    try:
+        label, old = resolve_since(source, out_dir, settings.changed_since, load, "--changed-since")
+        plan = reprint_plan(compare(label, old, current_snapshot(game, source)))
+    except PnpError as exc:
+        findings.append(stage_failure(exc))
+        return settings
+    return replace(settings, reprint=plan)
+
+
+def _full_cards(settings: BuildSettings) -> bool:
+    """Whether a build makes the full card sheets (not a quick sheet, not a reprint), whose
+    snapshot ``pnp diff`` compares with."""
+    return (settings.outputs is None or "cards" in settings.outputs) and not settings.only \
+        and settings.changed_since is None
+
+
+def keep_snapshot(game: Game, source: GameSource, out_dir: Path) -> list:
+    """Save the snapshot of what this build printed beside its build record
+    (:func:`pnp.pipeline.versions.save_last`); a ``build.write`` error finding when it cannot
+    be written."""
+    try:
+        save_last(out_dir, current_snapshot(game, source))
+    except (OSError, PnpError) as exc:
+        return [write_failure(exc)]
+    return []
 
 
 def _design_files(game: Game, source: GameSource) -> list[str]:

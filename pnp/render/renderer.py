@@ -20,12 +20,15 @@ from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import drawing_key, printed_name
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
+from ..core.units import Size
+from ..design.stamp import face_hash, stamp_text
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import register
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
+from .stamp import draw_stamp, slug_finding, slug_room
 
 BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
 """Colour names every game has, besides its own [colors]."""
@@ -40,7 +43,8 @@ class Renderer:
     def __init__(self, layouts: LayoutSet, game_dir: Path, min_text_size: float = 6.0,
                  color_convert: Callable[[str, str], Any] | None = None,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, min_dpi: int = PRINT_DPI,
-                 game_display: str = "", facts: tuple = (), draft: bool = False):
+                 game_display: str = "", facts: tuple = (), draft: bool = False, stamp: bool = False,
+                 version: str | None = None):
         """``color_convert(hex, role)`` turns a ``#RRGGBB`` colour into the reportlab colour to
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.
@@ -49,8 +53,15 @@ class Renderer:
         how messages name the game folder (``card_data/<id>``; default its folder name).
         ``facts`` (:func:`pnp.model.facts.game_facts`) are the numbers of the data that text
         drawn must not contradict. ``draft``: missing art prints a placeholder and is a warning
-        (a home build, its check, the preview), not an error (an export)."""
+        (a home build, its check, the preview), not an error (an export). ``stamp``: every
+        piece but a back prints the version stamp (``version`` and its face hash,
+        :mod:`pnp.render.stamp`) where its layout's ``stamp`` says."""
         self.color_convert = color_convert
+        self.stamp = stamp
+        self.version = version
+        self.round_piece = False
+        """The piece being drawn is round or hexagonal: a stamp set in a corner of the safe zone
+        goes to its bottom middle, since the corners lie outside the cut line."""
         self.draft = draft
         self._form_canvas = None
         self._forms: dict = {}
@@ -193,6 +204,7 @@ class Renderer:
         side and clipped to ``bleed`` where it is placed, so one form serves every slot.
         """
         x, y, w, h = trim
+        self.check_slug(piece, bleed[3] if rotate else bleed[1])
         if self._shares is not None and self._shares.get(self.share_key(piece, w, h, rotate), 0) < 2:
             self.draw(c, piece, trim, bleed, rotate)  # drawn once in this file: no form needed
             return
@@ -288,9 +300,31 @@ class Renderer:
                 self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), key)
             except (LayoutError, BuildError) as exc:
                 self.fail(exc, piece, str(key), c, depth)
+        if self.stamp and not self.repeat_depth and piece.side != "back" and layout.stamp != "off":
+            self.draw_stamp(c, piece, layout, (x, y, w, h), bb)
         c.restoreState()
         if not self.repeat_depth:
             self.report_overlaps(piece)
+
+    def draw_stamp(self, c, piece: Piece, layout: Layout, trim, below: float) -> None:
+        """The version stamp of ``piece`` (its layout's ``stamp`` position) on a trim (x, y, w,
+        h) pt with ``below`` pt of room under it; a slug with too little room is a
+        ``stamp.slug-room`` warning at the layout's stamp setting."""
+        x, y, w, h = trim
+        digest = face_hash(self.layouts, piece, Size(w, h), self.game_dir)
+        self.check_slug(piece, below)
+        position = "safe-bottom-center" if self.round_piece and layout.stamp.startswith("safe") else layout.stamp
+        draw_stamp(c, stamp_text(self.version, digest), position, trim, self.layouts.safe_zone)
+
+    def check_slug(self, piece: Piece, below: float) -> None:
+        """A ``stamp.slug-room`` warning (once per piece) when ``piece`` prints a slug stamp
+        and its slot leaves ``below`` pt under the trim, less than the stamp needs."""
+        if not self.stamp or piece.side == "back" or self.repeat_depth:
+            return
+        layout = self.layouts.layouts.get(piece.layout)
+        if layout is not None and layout.stamp == "slug" and below + 1e-6 < slug_room():
+            self.note((piece.card_key, "stamp.slug-room", "", ""),
+                      slug_finding(self.layouts.location(f"layouts.{layout.name}.stamp"), piece.card_key, below))
 
     def report_overlaps(self, piece: Piece) -> None:
         """``preflight.text-overlap`` for every text of ``piece`` that another box covers or

@@ -1,0 +1,77 @@
+"""A snapshot of what a game prints: every card with its cells, its copies and the hashes of its
+face and back (:func:`pnp.design.stamp.face_hash`), and one hash of the game's data.
+
+Builds keep the last one beside the build record and ``pnp release`` saves one per version, so
+``pnp diff`` and ``pnp build --changed-since`` can tell which cards changed, how, and whether
+what they print did (docs/versions.md). A snapshot is plain JSON: no paths, no times.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from ..core.files import file_digest
+from ..model.game import Game, Row
+from ..model.pieces import CardInstance
+from .layouts import LayoutSet, drawable_cards
+from .stamp import face_hash
+
+FORMAT = 1
+"""The snapshot format: a later pnp that changes the shape reads this number first."""
+
+
+def cell_text(value: Any) -> str:
+    """A typed cell as a designer reads it: lists joined with ``;``, yes/no, blank as ``""``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "; ".join(cell_text(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _fields(row: Row | None) -> dict[str, str]:
+    return {} if row is None else {k: cell_text(v) for k, v in row.values.items()}
+
+
+def data_hash(files: list[Path], root: Path) -> str:
+    """SHA-256 (hex) of the game's data files: each one's path under ``root`` and its bytes."""
+    h = hashlib.sha256()
+    for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + file_digest(path).encode() + b"\n")
+    return h.hexdigest()
+
+
+def card_entries(cards: list[CardInstance], layouts: LayoutSet, game_dir: Path) -> dict[str, dict]:
+    """``deck/id`` -> the card's entry: ``component``, ``id``, ``copies``, ``fields`` (each
+    column's cell as text), ``face`` and ``back`` hashes. Copies are one entry; a card whose
+    copies print differently (a layout that reads ``piece.copy``) keeps the first copy's face
+    and ``faces``, every copy's."""
+    out: dict[str, dict] = {}
+    for card in cards:
+        key = card.face.name
+        face = face_hash(layouts, card.face, card.size, game_dir)
+        entry = out.get(key)
+        if entry is None:
+            out[key] = {"component": card.deck, "id": card.face.row_id, "copies": card.face.copies,
+                        "fields": _fields(card.face.row), "face": face,
+                        "back": face_hash(layouts, card.back, card.size, game_dir), "faces": [face]}
+        else:
+            entry["faces"].append(face)
+    for entry in out.values():
+        if len(set(entry["faces"])) == 1:
+            del entry["faces"]
+    return out
+
+
+def game_snapshot(game: Game, layouts: LayoutSet, data_files: list[Path]) -> dict:
+    """The snapshot of ``game`` as it prints with ``layouts`` (see the module docstring):
+    ``format``, ``game``, ``version``, ``data`` (the hash of ``data_files``) and ``pieces``."""
+    cards, _ = drawable_cards(game, layouts)
+    return {"format": FORMAT, "game": game.id, "version": game.version,
+            "data": data_hash(data_files, game.path), "pieces": card_entries(cards, layouts, game.path)}

@@ -1,0 +1,86 @@
+"""``pnp release``: save a snapshot of a game's last build as a named version,
+``releases/<version>.json`` in the game folder, so later diffs and reprints have a reference
+without git (docs/versions.md).
+
+A release holds the build's snapshot (:mod:`pnp.design.snapshot`: the data hash and every card
+with its cells, copies and face hashes) and the SHA-256 of every file the build wrote, as its
+build record lists them. It is made only from a build of the data as it is now, whose files are
+as that build wrote them: a release must describe sheets that exist.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..core.errors import PnpError
+from ..core.files import RELEASES, file_digest, write_atomic
+from ..model.games import GameSource
+from ..model.load import LoadOptions, load_game
+from ..model.manifest import VERSION_RE
+from .cache import BuildRecord
+from .versions import PIECES_FILE, current_snapshot
+
+RULE = "versions.release"
+
+
+def release_version(given: str | None, manifest: str | None, game_toml: str) -> str:
+    """The version to release: ``given`` (``--version``) or the manifest's ``[game] version``.
+    Raises PnpError when there is neither, when they differ (the stamps print the manifest's),
+    or when it is no file name."""
+    if given is None and manifest is None:
+        raise PnpError("no version to release", rule=RULE,
+                       hint=f'give --version 1.2, or set version = "1.2" under [game] in {game_toml}')
+    if given is not None and manifest is not None and given != manifest:
+        raise PnpError(f"--version {given}, but {game_toml} says version = {manifest!r}", rule=RULE,
+                       hint=f'set version = "{given}" under [game] in {game_toml} and build again, so the '
+                       "stamps and the release agree")
+    version = given if given is not None else manifest
+    if not VERSION_RE.match(version or ""):
+        raise PnpError(f"version {version!r} may hold only letters, digits, '.', '-' and '_'", rule=RULE,
+                       hint="it names the file releases/<version>.json")
+    return version  # type: ignore[return-value]
+
+
+def built_outputs(out_dir: Path) -> dict[str, str]:
+    """Every file the last build into ``out_dir`` wrote (relative path -> SHA-256), from its
+    build record. Raises PnpError when there is no record or a file differs from it."""
+    record = BuildRecord(out_dir)
+    files: dict[str, str] = {}
+    for entry in record.entries.values():
+        files.update(entry["files"])
+    if not files:
+        raise PnpError(f"{out_dir} holds no build to release", rule=RULE, hint="build the game first (pnp build)")
+    for rel, digest in sorted(files.items()):
+        path = out_dir / rel
+        if not path.is_file() or file_digest(path) != digest:
+            raise PnpError(f"{path} is not as the last build wrote it", rule=RULE,
+                           hint="build again (pnp build), then release")
+    return dict(sorted(files.items()))
+
+
+def make_release(source: GameSource, out_dir: Path, version: str | None, load: LoadOptions = LoadOptions(),
+                 force: bool = False) -> tuple[Path, dict]:
+    """Write ``releases/<version>.json`` for the last build of ``source`` into ``out_dir``;
+    returns the file and what it holds. Raises PnpError (``versions.release``) when the version
+    is missing or disagrees with game.toml, when the last build is not of the current data or
+    its files changed since, and when the release exists (unless ``force``)."""
+    game = load_game(source.path, source.display, load)
+    version = release_version(version, game.version, f"{source.display}/game.toml")
+    target = source.path / RELEASES / f"{version}.json"
+    if target.exists() and not force:
+        raise PnpError(f"release {version} of {game.title} exists: {target}", rule=RULE,
+                       hint="a release is a record of what was printed; give a new --version, or --force to replace it")
+    snapshot = current_snapshot(game, source)
+    try:
+        last = json.loads((out_dir / PIECES_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        last = None
+    if not isinstance(last, dict) or last.get("data") != snapshot["data"] or last.get("pieces") != json.loads(
+            json.dumps(snapshot["pieces"])):
+        raise PnpError(f"the last build in {out_dir} is not of {game.title} as it is now", rule=RULE,
+                       hint="build it (pnp build), then release what was built")
+    body = {**snapshot, "version": version, "pnp": __version__, "outputs": built_outputs(out_dir)}
+    write_atomic(target, (json.dumps(body, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    return target, body

@@ -1,0 +1,227 @@
+"""Versions of a game: the snapshot of what it prints now, the snapshot of an earlier version
+(the last build, a release, a git revision), and what changed between the two.
+
+``--since REF`` (``pnp diff``, ``pnp build --changed-since``) names the earlier version:
+
+- ``last`` (the default): the last build into the output folder, whose snapshot a build keeps
+  beside its build record (:data:`PIECES_FILE`);
+- a release: ``releases/REF.json`` in the game folder, written by ``pnp release`` (``1.2`` or
+  ``v1.2``);
+- a git revision (``HEAD~1``, a tag, a commit) of the game folder when it is in a git
+  repository: the game's files at that revision are read into a scratch folder and
+  snapshotted as they were.
+
+Anything else is a ``versions.ref`` error that says which releases exist (docs/versions.md).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import PnpError
+from ..core.files import RELEASES, game_files, write_atomic
+from ..design.layouts import game_layouts
+from ..design.snapshot import FORMAT, game_snapshot
+from ..model.game import Game
+from ..model.games import GameSource
+from ..model.load import LoadOptions, load_game
+
+PIECES_FILE = ".pnp-pieces.json"
+"""The snapshot of the last build, beside the build record in the game's output folder."""
+LAST = "last"
+
+
+def data_files(game: Game) -> list[Path]:
+    """The game folder's files a build reads (as :meth:`OutputJob.data_files`)."""
+    return [p for p in game_files(game.path) if p.suffix.lower() not in (".md", ".txt")]
+
+
+def current_snapshot(game: Game, source: GameSource) -> dict:
+    """The snapshot of ``game`` as it prints now (:func:`pnp.design.snapshot.game_snapshot`).
+    Raises LayoutError for a layouts file that cannot be read."""
+    return game_snapshot(game, game_layouts(game, source), data_files(game))
+
+
+def save_last(out_dir: Path, snapshot: dict) -> None:
+    """Keep ``snapshot`` as the last build's, beside the build record (rewritten only when it
+    changed)."""
+    data = (json.dumps(snapshot, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    path = out_dir / PIECES_FILE
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_atomic(path, data)
+
+
+def releases(game_dir: Path) -> list[str]:
+    """The versions the game folder has release snapshots of, in file-name order."""
+    folder = game_dir / RELEASES
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _read(path: Path, label: str) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PnpError(f"{label}: {path.name} cannot be read ({exc})", rule="versions.ref",
+                       hint="it is written by pnp build and pnp release; build again, or release again") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("pieces"), dict):
+        raise PnpError(f"{label}: {path.name} is not a snapshot pnp {FORMAT} can read", rule="versions.ref",
+                       hint="it is written by pnp build and pnp release; build again, or release again")
+    return data
+
+
+def _git(game_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(game_dir), *args], capture_output=True)
+
+
+def _in_git(game_dir: Path) -> bool:
+    return shutil.which("git") is not None and _git(game_dir, "rev-parse", "--is-inside-work-tree").returncode == 0
+
+
+def is_revision(source: GameSource, ref: str) -> bool:
+    """Whether ``ref`` is a git revision of the repository holding the game folder."""
+    return _in_git(source.path) and _git(source.path.resolve(), "rev-parse", "--verify", "--quiet",
+                                         f"{ref}^{{commit}}").returncode == 0
+
+
+@contextmanager
+def checkout(source: GameSource, ref: str, option: str = "--since"):
+    """The game as it was at git revision ``ref``: its folder (and a templates folder in the
+    same repository) read into a scratch folder, yielded as a :class:`GameSource` that lasts
+    until the block ends. Raises PnpError when the folder is not in git at that revision."""
+    game_dir = source.path.resolve()
+    top = Path(_git(game_dir, "rev-parse", "--show-toplevel").stdout.decode().strip()).resolve()
+    folders = [game_dir.relative_to(top).as_posix()]
+    templates = source.templates_dir.resolve() if source.templates_dir else None
+    if templates is not None and templates.is_relative_to(top) and not templates.is_relative_to(game_dir):
+        folders.append(templates.relative_to(top).as_posix())
+    with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
+        for folder in folders:
+            done = _git(top, "archive", "--format=tar", ref, "--", folder)
+            if done.returncode != 0:
+                raise PnpError(f"{option} {ref}: {folder} is not in git at that revision", rule="versions.ref",
+                               hint=done.stderr.decode(errors="replace").strip() or None)
+            with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+                tar.extractall(tmp, filter="data")
+        root = Path(tmp)
+        old_dir = root / folders[0]
+        old_templates = (root / folders[1]) if len(folders) > 1 else \
+            (old_dir / templates.relative_to(game_dir) if templates is not None else None)
+        yield GameSource(old_dir, f"{source.display} at {ref}", old_templates, f"{source.templates_display} at {ref}")
+
+
+def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:
+    """The snapshot of the game at git revision ``ref``, or None when ``ref`` is no revision."""
+    if not is_revision(source, ref):
+        return None
+    with checkout(source, ref, option) as old:
+        return current_snapshot(load_game(old.path, old.display, load), old)
+
+
+def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: LoadOptions = LoadOptions(),
+                  option: str = "--since") -> tuple[str, dict]:
+    """The earlier version ``ref`` names (see the module docstring) as (how to name it, its
+    snapshot). Raises PnpError (``versions.ref``) for a ref that names nothing, saying what
+    there is; messages name the ``option`` that gave it."""
+    ref = ref or LAST
+    if ref == LAST:
+        path = out_dir / PIECES_FILE
+        if not path.is_file():
+            known = releases(source.path)
+            raise PnpError(f"{option} last: {source.display} has no build in {out_dir} to compare with",
+                           rule="versions.ref",
+                           hint="build it first (pnp build), or give --since a release"
+                           + (f" ({', '.join(known)})" if known else "") + " or a git revision")
+        return "the last build", _read(path, f"{option} last")
+    for name in (ref, ref[1:] if ref[:1] in "vV" else None):
+        if name and (source.path / RELEASES / f"{name}.json").is_file():
+            return f"release {name}", _read(source.path / RELEASES / f"{name}.json", f"{option} {ref}")
+    if _in_git(source.path):
+        found = _git_snapshot(source, ref, load, option)
+        if found is not None:
+            return f"git revision {ref}", found
+    known = releases(source.path)
+    where = "a release" + (f" ({', '.join(known)})" if known else " (there are none: pnp release makes them)")
+    raise PnpError(f"{option} {ref}: no release {ref} of {source.display}"
+                   + ("" if _in_git(source.path) else ", and the game folder is not in git")
+                   + ("" if not _in_git(source.path) else f", and no git revision {ref}"),
+                   rule="versions.ref", hint=f"give last (the last build), {where} or a git revision")
+
+
+@dataclass
+class Change:
+    """One card in both versions that differs: ``fields`` changed (column -> (old, new)),
+    ``face``/``back``: whether what that side prints changed, ``copies`` (old, new)."""
+
+    key: str
+    fields: dict[str, tuple[str, str]] = field(default_factory=dict)
+    face: bool = False
+    back: bool = False
+    copies: tuple[int, int] | None = None
+
+    @property
+    def printed(self) -> bool:
+        """Whether a side of the card prints differently (else the change is data only)."""
+        return self.face or self.back
+
+
+@dataclass
+class Diff:
+    """What changed from ``old`` (named ``since``) to ``new``: cards added and removed (keys
+    ``deck/id``), and cards changed."""
+
+    since: str
+    old: dict
+    new: dict
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[Change] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+    def as_dict(self) -> dict:
+        """The diff as JSON: versions, added, removed, changed (fields as old/new)."""
+        return {"game": self.new.get("game"), "since": self.since, "old_version": self.old.get("version"),
+                "version": self.new.get("version"), "data_changed": self.old.get("data") != self.new.get("data"),
+                "added": [{"piece": k, "copies": self.new["pieces"][k]["copies"]} for k in self.added],
+                "removed": [{"piece": k, "copies": self.old["pieces"][k]["copies"]} for k in self.removed],
+                "changed": [{"piece": c.key, "printed": c.printed, "face_changed": c.face, "back_changed": c.back,
+                             "copies": list(c.copies) if c.copies else None,
+                             "fields": {k: {"old": o, "new": n} for k, (o, n) in c.fields.items()}}
+                            for c in self.changed]}
+
+
+def diff(since: str, old: dict, new: dict) -> Diff:
+    """Compare two snapshots card by card, in the new snapshot's order (removed cards in the
+    old one's)."""
+    out = Diff(since, old, new)
+    before, after = old["pieces"], new["pieces"]
+    for key, entry in after.items():
+        was = before.get(key)
+        if was is None:
+            out.added.append(key)
+            continue
+        old_fields, new_fields = was.get("fields", {}), entry.get("fields", {})
+        columns = list(new_fields) + [k for k in old_fields if k not in new_fields]  # the table's order
+        fields = {k: (old_fields.get(k, ""), new_fields.get(k, "")) for k in columns
+                  if old_fields.get(k, "") != new_fields.get(k, "")}
+        change = Change(key, fields, face=was.get("faces", [was["face"]]) != entry.get("faces", [entry["face"]]),
+                        back=was["back"] != entry["back"],
+                        copies=(was["copies"], entry["copies"]) if was["copies"] != entry["copies"] else None)
+        if change.fields or change.printed or change.copies:
+            out.changed.append(change)
+    out.removed = [key for key in before if key not in after]
+    return out
