@@ -9,7 +9,7 @@ import typer
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
+from .options import (BackOffsetOpt, BleedOpt, CutLinesOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
@@ -38,6 +38,7 @@ def build(
     margin: MarginOpt = "5mm",
     gap: GapOpt = "0mm",
     bleed: BleedOpt = "0.125in",
+    cut_lines: CutLinesOpt = False,
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -57,9 +58,10 @@ def build(
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     if only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
+                                 manifest_targets=False, only=tuple(only), image_dpi=image_dpi, cut_lines=cut_lines)
     else:
-        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi)
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi,
+                                 cut_lines=cut_lines)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

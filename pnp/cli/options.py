@@ -105,6 +105,9 @@ BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                          help="Largest bleed past each trim, where the space allows.")]
 ContactSheetsOpt = Annotated[bool, typer.Option(
     "--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")]
+CutLinesOpt = Annotated[bool, typer.Option(
+    "--cut-lines", help="Draw each card's trim outline as a thin grey cut line, for a guillotine or scissors "
+                        "(the bleed runs past it, so a cut beside the line shows art, not white).")]
 OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "

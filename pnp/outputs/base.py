@@ -68,6 +68,9 @@ class BuildSettings:
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
     rulebook, their check); False makes it an error. Export targets always refuse it.
+    ``cut_lines``: each card's trim outline drawn on its face as a thin grey cut line
+    (:data:`pnp.render.canvas.CUT_WIDTH`, :data:`~pnp.render.canvas.CUT_GRAY`), for a
+    guillotine or scissors; off by default, so the sheets are as before.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -84,6 +87,7 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    cut_lines: bool = False
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
@@ -100,6 +104,12 @@ def draft_option(draft: bool) -> tuple:
     """What the draft setting adds to a stage's options: nothing for a draft (the default), so
     the records of earlier builds stay fresh."""
     return () if draft else (("draft", False),)
+
+
+def cut_lines_option(cut_lines: bool) -> tuple:
+    """What ``--cut-lines`` adds to a stage's options: nothing when off (the default), so the
+    records of earlier builds stay fresh."""
+    return (("cut_lines", True),) if cut_lines else ()
 
 
 def dpi_option(dpi: int | None, default: int) -> tuple:
