@@ -9,7 +9,7 @@ import typer
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, CutLinesOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
+from .options import (BackOffsetOpt, BleedOpt, CornerRadiusOpt, CutLinesOpt, CutOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
@@ -22,6 +22,9 @@ def describe(name: str, result) -> str:
             if result.sheets else ""
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
+    if name.startswith("cut-"):
+        return f"{result.cards} pieces on {result.sheets} print-and-cut sheet(s), a cut file each" \
+            if result.sheets else ""
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"
@@ -39,6 +42,8 @@ def build(
     gap: GapOpt = "0mm",
     bleed: BleedOpt = "0.125in",
     cut_lines: CutLinesOpt = False,
+    cut: CutOpt = None,
+    corner_radius: CornerRadiusOpt = "0.125in",
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -61,7 +66,7 @@ def build(
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi, cut_lines=cut_lines)
     else:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi,
-                                 cut_lines=cut_lines)
+                                 cut_lines=cut_lines, cut=cut, corner_radius=corner_radius)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

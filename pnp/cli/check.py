@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, CutLinesOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
+from .options import (BackOffsetOpt, BleedOpt, CornerRadiusOpt, CutLinesOpt, CutOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, QuietOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
@@ -38,6 +38,8 @@ def check(
     gap: GapOpt = "0mm",
     bleed: BleedOpt = "0.125in",
     cut_lines: CutLinesOpt = False,
+    cut: CutOpt = None,
+    corner_radius: CornerRadiusOpt = "0.125in",
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
@@ -56,7 +58,7 @@ def check(
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
-                             cut_lines=cut_lines)
+                             cut_lines=cut_lines, cut=cut, corner_radius=corner_radius)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

@@ -108,6 +108,12 @@ ContactSheetsOpt = Annotated[bool, typer.Option(
 CutLinesOpt = Annotated[bool, typer.Option(
     "--cut-lines", help="Draw each card's trim outline as a thin grey cut line, for a guillotine or scissors "
                         "(the bleed runs past it, so a cut beside the line shows art, not white).")]
+CutOpt = Annotated[Optional[str], typer.Option(
+    "--cut", metavar="PROFILE", show_default=False,
+    help="Also make print-and-cut sheets and their SVG and DXF cut files for a cutting machine: silhouette, "
+         "cricut, generic, or a path to a cutter profile .toml (docs/cutting.md).")]
+CornerRadiusOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                help="Corner radius of the cards' cut lines in --cut files (0: square).")]
 OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "

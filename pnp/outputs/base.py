@@ -70,7 +70,10 @@ class BuildSettings:
     rulebook, their check); False makes it an error. Export targets always refuse it.
     ``cut_lines``: each card's trim outline drawn on its face as a thin grey cut line
     (:data:`pnp.render.canvas.CUT_WIDTH`, :data:`~pnp.render.canvas.CUT_GRAY`), for a
-    guillotine or scissors; off by default, so the sheets are as before.
+    guillotine or scissors; off by default, so the sheets are as before. ``cut``: a cutter
+    profile (``silhouette``, ``cricut``, ``generic`` or a path to a .toml) to make print-and-cut
+    sheets and cut files for (:mod:`pnp.outputs.cut`; None: none), cards cut with corners of
+    ``corner_radius`` pt.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -88,6 +91,8 @@ class BuildSettings:
     image_dpi: int | None = None
     draft: bool = True
     cut_lines: bool = False
+    cut: str | None = None
+    corner_radius: float = 9.0
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
