@@ -9,7 +9,8 @@ import typer
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, CornerRadiusOpt, CutLinesOpt, CutOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
+from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
+                      CutOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
@@ -25,6 +26,8 @@ def describe(name: str, result) -> str:
     if name.startswith("cut-"):
         return f"{result.cards} pieces on {result.sheets} print-and-cut sheet(s), a cut file each" \
             if result.sheets else ""
+    if name == "boxes":
+        return f"{result.cards} tuck box(es) on {result.sheets} sheet(s)" if result.sheets else ""
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"
@@ -44,6 +47,10 @@ def build(
     cut_lines: CutLinesOpt = False,
     cut: CutOpt = None,
     corner_radius: CornerRadiusOpt = "0.125in",
+    boxes: BoxesOpt = False,
+    card_thickness: CardThicknessOpt = "0.30mm",
+    sleeve_thickness: SleeveThicknessOpt = "0mm",
+    box_tolerance: BoxToleranceOpt = "1mm",
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -66,7 +73,9 @@ def build(
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi, cut_lines=cut_lines)
     else:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi,
-                                 cut_lines=cut_lines, cut=cut, corner_radius=corner_radius)
+                                 cut_lines=cut_lines, cut=cut, corner_radius=corner_radius,
+                                 boxes=boxes, card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
+                                 box_tolerance=box_tolerance)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -114,6 +114,14 @@ CutOpt = Annotated[Optional[str], typer.Option(
          "cricut, generic, or a path to a cutter profile .toml (docs/cutting.md).")]
 CornerRadiusOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                                 help="Corner radius of the cards' cut lines in --cut files (0: square).")]
+BoxesOpt = Annotated[bool, typer.Option(
+    "--boxes", help="Also make a printable tuck box for each deck, sized from its cards (docs/cutting.md).")]
+CardThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                 help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card).")]
+SleeveThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                   help="What a sleeve adds to each card's thickness, for --boxes.")]
+BoxToleranceOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                help="Room to spare inside a --boxes box, on width, height and depth.")]
 OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "

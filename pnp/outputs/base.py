@@ -73,7 +73,9 @@ class BuildSettings:
     guillotine or scissors; off by default, so the sheets are as before. ``cut``: a cutter
     profile (``silhouette``, ``cricut``, ``generic`` or a path to a .toml) to make print-and-cut
     sheets and cut files for (:mod:`pnp.outputs.cut`; None: none), cards cut with corners of
-    ``corner_radius`` pt.
+    ``corner_radius`` pt. ``boxes``: a tuck box per deck (:mod:`pnp.outputs.boxes`), sized for
+    cards ``card_thickness`` thick (pt; 0.30 mm, a 300 gsm card), ``sleeve_thickness`` more per
+    sleeved card, and ``box_tolerance`` to spare each way.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -93,6 +95,10 @@ class BuildSettings:
     cut_lines: bool = False
     cut: str | None = None
     corner_radius: float = 9.0
+    boxes: bool = False
+    card_thickness: float = 0.3 * 72 / 25.4
+    sleeve_thickness: float = 0.0
+    box_tolerance: float = 72 / 25.4
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
