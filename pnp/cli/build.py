@@ -10,7 +10,7 @@ import typer
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
-                      CutOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
+                      CutOpt, SleeveSizeOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
@@ -50,6 +50,7 @@ def build(
     boxes: BoxesOpt = False,
     card_thickness: CardThicknessOpt = "0.30mm",
     sleeve_thickness: SleeveThicknessOpt = "0mm",
+    sleeve_size: SleeveSizeOpt = "none",
     box_tolerance: BoxToleranceOpt = "1mm",
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
@@ -75,7 +76,7 @@ def build(
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi,
                                  cut_lines=cut_lines, cut=cut, corner_radius=corner_radius,
                                  boxes=boxes, card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
-                                 box_tolerance=box_tolerance)
+                                 sleeve_size=sleeve_size, box_tolerance=box_tolerance)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

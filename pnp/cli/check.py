@@ -16,7 +16,7 @@ from rich.markup import escape
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
-                      CutOpt, SleeveThicknessOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
+                      CutOpt, SleeveSizeOpt, SleeveThicknessOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, QuietOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
@@ -44,6 +44,7 @@ def check(
     boxes: BoxesOpt = False,
     card_thickness: CardThicknessOpt = "0.30mm",
     sleeve_thickness: SleeveThicknessOpt = "0mm",
+    sleeve_size: SleeveSizeOpt = "none",
     box_tolerance: BoxToleranceOpt = "1mm",
     jobs: JobsOpt = None,
     encoding: EncodingOpt = "utf-8",
@@ -65,7 +66,7 @@ def check(
     settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
                              cut_lines=cut_lines, cut=cut, corner_radius=corner_radius,
                                  boxes=boxes, card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
-                                 box_tolerance=box_tolerance)
+                                 sleeve_size=sleeve_size, box_tolerance=box_tolerance)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

@@ -120,6 +120,26 @@ CardThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH"
                                                  help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card).")]
 SleeveThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                                    help="What a sleeve adds to each card's thickness, for --boxes.")]
+def size_option(value):
+    """``--sleeve-size 66mm x 91mm``: a size W x H with units, as (w, h) pt; ``none`` for no
+    sleeves. Raises typer.BadParameter, which names the option."""
+    if value is None or isinstance(value, tuple):
+        return value
+    if str(value).strip().lower() == "none":
+        return None
+    from ..core.units import parse_size
+
+    try:
+        size = parse_size(str(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return size.width, size.height
+
+
+SleeveSizeOpt = Annotated[Any, typer.Option(
+    parser=size_option, metavar="W x H",
+    help="Outer size of the sleeves the cards are in, for --boxes: the box is sized for it instead of the card "
+         "(none: no sleeves).")]
 BoxToleranceOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                                 help="Room to spare inside a --boxes box, on width, height and depth.")]
 OutputOpt = Annotated[Optional[Path], typer.Option(

@@ -75,7 +75,8 @@ class BuildSettings:
     sheets and cut files for (:mod:`pnp.outputs.cut`; None: none), cards cut with corners of
     ``corner_radius`` pt. ``boxes``: a tuck box per deck (:mod:`pnp.outputs.boxes`), sized for
     cards ``card_thickness`` thick (pt; 0.30 mm, a 300 gsm card), ``sleeve_thickness`` more per
-    sleeved card, and ``box_tolerance`` to spare each way.
+    sleeved card, sleeves ``sleeve_size`` (w, h pt; None: unsleeved) in place of the card
+    size, and ``box_tolerance`` to spare each way.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -98,6 +99,7 @@ class BuildSettings:
     boxes: bool = False
     card_thickness: float = 0.3 * 72 / 25.4
     sleeve_thickness: float = 0.0
+    sleeve_size: tuple[float, float] | None = None
     box_tolerance: float = 72 / 25.4
 
     def print_dpi(self) -> int:

@@ -30,8 +30,10 @@ BOX_LINE = 0.5
 """Stroke width of a box's cut line, pt."""
 
 
-def deck_boxes(game: Game, thickness: float, sleeve: float, tolerance: float) -> list[tuple]:
-    """(deck component, card count, (width, height, depth) inner size in pt) of every deck."""
+def deck_boxes(game: Game, thickness: float, sleeve: float, tolerance: float,
+               sleeve_size: tuple[float, float] | None = None) -> list[tuple]:
+    """(deck component, card count, (width, height, depth) inner size in pt) of every deck;
+    sleeved decks (``sleeve_size`` w, h pt) are sized for the sleeve instead of the card."""
     counts: dict[str, int] = {}
     for card in card_instances(game):
         counts[card.deck] = counts.get(card.deck, 0) + 1
@@ -39,8 +41,10 @@ def deck_boxes(game: Game, thickness: float, sleeve: float, tolerance: float) ->
     for comp in game:
         if comp.kind == "deck" and counts.get(comp.id):
             size = comp.card_size
+            sw, sh = sleeve_size or (0.0, 0.0)
             out.append((comp, counts[comp.id], inner_size(size.width, size.height, counts[comp.id], thickness,
-                                                          sleeve_thickness=sleeve, tolerance=tolerance)))
+                                                          sleeve_thickness=sleeve, sleeve_w=sw, sleeve_h=sh,
+                                                          tolerance=tolerance)))
     return out
 
 
@@ -95,9 +99,19 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     opts = settings.sheet
     paper = opts.paper_size()
     area = (paper.width - 2 * opts.margin, paper.height - 2 * opts.margin)
-    boxes = deck_boxes(game, settings.card_thickness, settings.sleeve_thickness, settings.box_tolerance)
+    boxes = deck_boxes(game, settings.card_thickness, settings.sleeve_thickness, settings.box_tolerance,
+                       settings.sleeve_size)
     result = BuildResult(cards=len(boxes))
     findings: list[Finding] = []
+    if settings.sleeve_size:
+        sw, sh = settings.sleeve_size
+        for comp, _, _ in boxes:
+            if sw + 1e-6 < comp.card_size.width or sh + 1e-6 < comp.card_size.height:
+                findings.append(Finding.at(
+                    "error", "box.sleeve", game.key_location(f"components.{comp.id}.card_size"),
+                    f"--sleeve-size {to_mm(sw):g}mm x {to_mm(sh):g}mm is smaller than {comp.name}'s "
+                    f"{comp.card_size} cards", hint="give the sleeves' outer size, larger than the card",
+                    component=comp.id))
     sheets: list[tuple[Net, Size, str, int, str]] = []
     contents = []
     for comp, count, (w, h, d) in boxes:
@@ -125,6 +139,7 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
              "under the far side and the bottom flap over the dust flaps; the lid tucks in.",
              f"Sized for cards {to_mm(settings.card_thickness):.2f} mm thick"
              + (f" in sleeves {to_mm(settings.sleeve_thickness):.2f} mm thick" if settings.sleeve_thickness else "")
+             + (" of %.1f x %.1f mm" % tuple(to_mm(v) for v in settings.sleeve_size) if settings.sleeve_size else "")
              + f", with {to_mm(settings.box_tolerance):.1f} mm to spare each way."]
     draw_cover(c, paper, opts.margin, f"{game.title}: tuck boxes", lines, contents)
     c.showPage()
@@ -152,4 +167,4 @@ class BoxesOutput:
             return []
         return [Stage("boxes", job.data_files() + job.font_files(), lambda dry: render_boxes(job, dry),
                       (settings.sheet.paper, settings.sheet.margin, settings.card_thickness,
-                       settings.sleeve_thickness, settings.box_tolerance))]
+                       settings.sleeve_thickness, settings.sleeve_size, settings.box_tolerance))]

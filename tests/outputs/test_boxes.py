@@ -101,3 +101,17 @@ def test_a_box_that_fits_no_sheet_is_an_error_check_finds_first(tiny, tmp_path):
                           "-o", str(tmp_path / "out")], capture_output=True, text=True)
     reported = [f for f in json.loads(cli.stdout)[0]["findings"] if f["rule"] == "box.fit"]
     assert cli.returncode == 1 and [(f["line"], f["message"]) for f in reported] == [(12, found[0].message)]
+
+
+def test_sleeves_size_the_box_for_the_sleeve(tiny, tmp_path):
+    result = _build(tiny, tmp_path, sleeve_size=(66 * MM, 91 * MM), sleeve_thickness=0.1 * MM)
+    assert result.findings == []
+    xs, ys = _folds(open_pdf(tmp_path / "tiny-boxes.pdf").pages[1])
+    assert xs[1] - xs[0] == pytest.approx(66 + 1, abs=TOL)
+    assert ys[1] - ys[0] == pytest.approx(91 + 1, abs=TOL)
+    assert xs[2] - xs[1] == pytest.approx(5 * (0.30 + 0.1) + 1, abs=TOL)  # the tiny deck's 5 cards
+
+
+def test_a_sleeve_smaller_than_the_card_is_an_error(tiny, tmp_path):
+    found = _build(tiny, tmp_path, dry=True, sleeve_size=(60 * MM, 91 * MM)).findings
+    assert [(f.rule, f.line) for f in found] == [("box.sleeve", 12)]

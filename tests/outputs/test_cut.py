@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import ezdxf
+import pikepdf
 import pytest
 
 from pnp.core.units import CARD_SIZES, MM, PAPER_SIZES
@@ -23,7 +24,7 @@ from pnp.outputs.cut import render_cut
 from pnp.outputs.cut.profile import PROFILES
 
 from cutoverlay import overlay, parse_path, svg_paths
-from sheetgeom import open_pdf, trims
+from sheetgeom import art_boxes, open_pdf, trims
 
 TOL = 0.1  # mm
 POKER = CARD_SIZES["poker"]
@@ -103,7 +104,8 @@ def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
     assert len(dxf_circles) == len(circles)
 
 
-@pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("generic", "letter")])
+@pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("generic", "letter"),
+                                            ("cricut", "a4")])
 def test_registration_marks_sit_at_the_profiles_positions(five, tmp_path, profile, paper):
     _build(five, tmp_path, profile, paper)
     spec = tomllib.loads((PROFILES / f"{profile}.toml").read_text())
@@ -124,6 +126,26 @@ def test_registration_marks_sit_at_the_profiles_positions(five, tmp_path, profil
             for (x0, y0), (x1, y1) in at:
                 assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(spec["corner_mark"], abs=0.05)
     assert len(squares) == sum(1 for m in marks if m["kind"] == "square")
+    if not marks:  # Cricut: Design Space prints its own frame, the sheet none
+        assert squares == [] and lines == []
+    # every piece's art (the clip of its trim and bleed) stays inside the registration area
+    area = spec["paper"][paper]["area"]
+    paper_h = PAPER_SIZES[paper].height
+    doc = pikepdf.open(tmp_path / "cut" / f"tiny-cut-{profile}.pdf")
+    clips = [box for index in range(1, len(doc.pages)) for box in art_boxes(doc, index)]
+    assert len(clips) >= 5  # the five cards at least, on every sheet
+    for x0, y0, x1, y1 in clips:
+        assert x0 / MM >= area["left"] - 0.05 and (paper_h - y1) / MM >= area["top"] - 0.05
+        assert x1 / MM <= area["left"] + area["width"] + 0.05
+        assert (paper_h - y0) / MM <= area["top"] + area["height"] + 0.05
+
+
+def test_a_shorter_run_removes_the_cut_files_of_sheets_it_no_longer_makes(five, tmp_path):
+    stale = tmp_path / "cut" / "tiny-cut-silhouette-09.svg"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("<svg/>")
+    _build(five, tmp_path, "silhouette")
+    assert not stale.exists() and (tmp_path / "cut" / "tiny-cut-silhouette-01.svg").exists()
 
 
 def test_a_piece_larger_than_the_area_is_the_same_finding_in_check_and_build(tiny, tmp_path):
