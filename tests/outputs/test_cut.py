@@ -181,3 +181,25 @@ def test_an_overlay_of_the_cut_file_on_the_sheet_renders(five, tmp_path):
     image = Image.open(out).convert("RGB")
     assert image.size == (2550, 3300) or image.size == (2550, 3301)
     assert (255, 0, 255) in {image.getpixel((x, y)) for x in range(0, 2550, 3) for y in range(300, 1500, 3)}
+
+
+def test_hexagon_tokens_are_cut_as_regular_hexagons_in_both_files(five, tmp_path):
+    manifest = five / "game.toml"
+    manifest.write_text(manifest.read_text().replace('shape = "circle"', 'shape = "hexagon"'))
+    result = _build(five, tmp_path, "silhouette", "a4")
+    assert [f for f in result.findings if f.severity == "error"] == []
+    hexagons = []
+    for path in sorted((tmp_path / "cut").glob("*.svg")):
+        for d in svg_paths(path)["cut"]:
+            points, arcs = parse_path(d)
+            if not arcs:
+                hexagons.append(points[:-1])
+    assert len(hexagons) == 10  # the tiny game's ten coins
+    for points in hexagons:
+        assert len(points) == 6
+        cx, cy = sum(p[0] for p in points) / 6, sum(p[1] for p in points) / 6
+        assert all(math.hypot(x - cx, y - cy) == pytest.approx(20 / math.sqrt(3), abs=1e-3) for x, y in points)
+        assert max(p[0] for p in points) - min(p[0] for p in points) == pytest.approx(20.0, abs=1e-3)  # across flats
+    dxf = [e for path in sorted((tmp_path / "cut").glob("*.dxf")) for e in ezdxf.readfile(path).modelspace()
+           if e.dxftype() == "LWPOLYLINE" and len(e) == 6]
+    assert len(dxf) == 10 and all(e.closed for e in dxf)
