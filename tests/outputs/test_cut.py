@@ -76,6 +76,11 @@ def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
     root = (folder / f"tiny-cut-{profile}-01.svg").read_text()
     assert f'viewBox="0 0 {PAPER_SIZES[paper].width / MM:.4f}'.rstrip("0") in root or "viewBox=\"0 0 " in root
     assert 'width="%smm"' % f"{PAPER_SIZES[paper].width / MM:.4f}".rstrip("0").rstrip(".") in root
+    from svglib.svglib import svg2rlg  # an independent SVG reader takes the file at its size in mm
+
+    drawing = svg2rlg(str(folder / f"tiny-cut-{profile}-01.svg"))
+    assert (drawing.width / MM, drawing.height / MM) == pytest.approx(
+        (PAPER_SIZES[paper].width / MM, PAPER_SIZES[paper].height / MM), abs=0.01)
     shapes = [parse_path(d) for d in svg["cut"]]
     rects = [(_bbox(points), arcs) for points, arcs in shapes if len(arcs) == 4]
     circles = [(points, arcs) for points, arcs in shapes if len(arcs) == 2]
