@@ -51,6 +51,23 @@ def _mm_rect(x, y, w, h, paper_h):
     return x / MM, (paper_h - y - h) / MM, (x + w) / MM, (paper_h - y) / MM
 
 
+def _printed_trims(page, paper_h):
+    """Per card printed on a pdfplumber page, its trim (left, top, right, bottom, mm from the
+    top-left) if upright and if turned a quarter counter-clockwise, from its marker (1 x 1 mm,
+    2 mm from the trim's left edge and 3 mm below its top, tests/sheetgeom.py)."""
+    out = []
+    for r in page.rects:
+        colour = tuple(round(v, 4) for v in (r.get("non_stroking_color") or ()))
+        if abs(r["width"] - MM) > 0.01 or abs(r["height"] - MM) > 0.01 or colour != (0, 0, 0):
+            continue
+        left, top = r["x0"] / MM - 2, r["top"] / MM - 3  # upright: mm from the sheet's top-left
+        upright = (left, top, left + POKER.width / MM, top + POKER.height / MM)
+        x, bottom = r["x0"] / MM - 3, r["bottom"] / MM + 2  # turned: the card's left edge is the slot's bottom
+        turned = (x, bottom - POKER.width / MM, x + POKER.height / MM, bottom)
+        out.append((upright, turned))
+    return out
+
+
 def _bbox(points):
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return min(xs), min(ys), max(xs), max(ys)
@@ -63,15 +80,28 @@ def _close(a, b, tol=TOL):
 @pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("cricut", "letter"),
                                             ("generic", "a4")])
 def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
+    _check_sheet(five, tmp_path, profile, paper)
+
+
+def test_cards_turn_a_quarter_when_that_takes_fewer_sheets(five, tmp_path):
+    manifest = five / "game.toml"  # cards alone: five turned fit one A4 sheet, upright only four
+    manifest.write_text(manifest.read_text().replace("copies = 10\n", "copies = 0\n"))
+    printed = _check_sheet(five, tmp_path, "silhouette", "a4")
+    assert len(printed) == 5 and all(t[2] - t[0] > t[3] - t[1] for t in printed)
+    assert not (tmp_path / "cut" / "tiny-cut-silhouette-02.svg").exists()
+
+
+def _check_sheet(five, tmp_path, profile, paper):
+    """Build ``profile`` on ``paper`` and hold sheet 1's cut paths (SVG and DXF) to the trims
+    printed on it; returns those trims (mm from the top-left)."""
     result = _build(five, tmp_path, profile, paper)
     assert [f for f in result.findings if f.severity == "error"] == []
     folder = tmp_path / "cut"
     pdf = open_pdf(folder / f"tiny-cut-{profile}.pdf")
     paper_h = PAPER_SIZES[paper].height
     page = pdf.pages[1]  # page 0 is the cover
-    printed = [_mm_rect(t.x, t.y, POKER.width, POKER.height, paper_h)
-               for t in trims(page, back=False, card_h=POKER.height)]
-    assert printed, "no card found on the first sheet"
+    candidates = _printed_trims(page, paper_h)
+    assert candidates, "no card found on the first sheet"
     svg = svg_paths(folder / f"tiny-cut-{profile}-01.svg")
     root = (folder / f"tiny-cut-{profile}-01.svg").read_text()
     assert f'viewBox="0 0 {PAPER_SIZES[paper].width / MM:.4f}'.rstrip("0") in root or "viewBox=\"0 0 " in root
@@ -84,7 +114,14 @@ def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
     shapes = [parse_path(d) for d in svg["cut"]]
     rects = [(_bbox(points), arcs) for points, arcs in shapes if len(arcs) == 4]
     circles = [(points, arcs) for points, arcs in shapes if len(arcs) == 2]
-    assert len(rects) == len(printed)
+    assert len(rects) == len(candidates)
+    printed = []  # each card's trim as printed: upright or turned, whichever a cut path lies on
+    for pair in candidates:
+        on = [trim for trim in pair if any(_close(box, trim) for box, _ in rects)]
+        assert len(on) == 1, pair
+        printed += on
+    turned = sum(1 for trim in printed if trim[2] - trim[0] > trim[3] - trim[1])
+    assert turned in (0, len(printed))  # a sheet's cards all one way
     for trim in printed:  # each printed card has exactly one cut path on its trim, corners true arcs
         match = [(box, arcs) for box, arcs in rects if _close(box, trim)]
         assert len(match) == 1, trim
@@ -107,6 +144,7 @@ def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
         assert any(_close(box, trim) for trim in printed)
     dxf_circles = [e for e in doc.modelspace() if e.dxftype() == "CIRCLE"]
     assert len(dxf_circles) == len(circles)
+    return printed
 
 
 @pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("generic", "letter"),

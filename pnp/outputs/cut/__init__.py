@@ -1,7 +1,8 @@
 """``cut``: print-and-cut sheets for a cutting machine (``pnp build --cut PROFILE``).
 
 Every card face and every token of the game is laid out inside the cutter's registration area
-(:mod:`pnp.geometry.registration`, the figures from the profile, :mod:`.profile`), each with
+(:mod:`pnp.geometry.registration`, the figures from the profile, :mod:`.profile`; the cards
+turned a quarter when that takes fewer sheets), each with
 the profile's bleed all round and its neighbours twice that apart; the sheets print the
 profile's registration marks, and each sheet gets a cut file pair (:mod:`.files`) whose paths
 are the trims the pieces were drawn at. Files, in ``output/<game>/cut/``:
@@ -55,6 +56,8 @@ class CutPiece:
     height: float
     draw: Callable
     outline: Callable[[tuple], Outline]
+    turnable: bool = False
+    """Whether the piece may be laid out turned a quarter (cards: their art turns with them)."""
 
 
 def _card_pieces(game: Game, layouts, renderer: Renderer, radius: float) -> tuple[list[CutPiece], list[Finding]]:
@@ -64,10 +67,19 @@ def _card_pieces(game: Game, layouts, renderer: Renderer, radius: float) -> tupl
         name = f"{card.deck}/{card.face.row_id}"
 
         def draw(c, trim, bleed, card=card):
-            renderer.place(c, card.face, trim, (bleed,) * 4, form_bleed=bleed)
+            x, y, w, h = trim
+            if abs(w - card.size.width) <= 1e-6:
+                renderer.place(c, card.face, trim, (bleed,) * 4, form_bleed=bleed)
+                return
+            c.saveState()  # turned a quarter counter-clockwise: the card's bottom edge on the slot's right
+            c.translate(x + w, y)
+            c.rotate(90)
+            renderer.place(c, card.face, (0.0, 0.0, card.size.width, card.size.height), (bleed,) * 4,
+                           form_bleed=bleed)
+            c.restoreState()
 
         out.append(CutPiece(name, card.deck, "card_size", card.size.width, card.size.height, draw,
-                            lambda t, name=name: Outline(name, "rect", *t, radius=radius)))
+                            lambda t, name=name: Outline(name, "rect", *t, radius=radius), turnable=True))
     return out, findings
 
 
@@ -143,7 +155,9 @@ def render_cut(job: OutputJob, dry: bool) -> BuildResult:
             over.setdefault((piece.component, piece.width, piece.height), []).append(piece)
     findings += [fit_finding(game, profile, sheet, paper, group[0], len(group)) for group in over.values()]
     try:
-        slots = layout(sheet, [(p.width, p.height) for p in keep], bleed)
+        upright = layout(sheet, [(p.width, p.height) for p in keep], bleed)
+        turned = layout(sheet, [(p.height, p.width) if p.turnable else (p.width, p.height) for p in keep], bleed)
+        slots = turned if _sheets(turned) < _sheets(upright) else upright
     except ValueError as exc:  # every row blocked by keep-outs: the profile's area is too small
         raise PnpError(f"no {exc} piece fits between the {profile.name} cutter's keep-outs on {paper} paper",
                        rule="cut.fit", hint="a smaller piece, or larger paper") from None
@@ -165,6 +179,10 @@ def render_cut(job: OutputJob, dry: bool) -> BuildResult:
     found = findings + renderer.findings + (token_renderer.findings if token_renderer else [])
     result.findings = merge(found)
     return result
+
+
+def _sheets(slots: list[Slot]) -> int:
+    return max((s.sheet for s in slots), default=-1) + 1
 
 
 def draw_marks(c, sheet: CutterSheet) -> None:
