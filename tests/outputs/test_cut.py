@@ -24,7 +24,7 @@ from pnp.outputs.cut import render_cut
 from pnp.outputs.cut.profile import PROFILES
 
 from cutoverlay import overlay, parse_path, svg_paths
-from sheetgeom import art_boxes, open_pdf, trims
+from sheetgeom import art_boxes, open_pdf
 
 TOL = 0.1  # mm
 POKER = CARD_SIZES["poker"]
@@ -44,11 +44,6 @@ def five(tiny: Path) -> Path:
     """Five poker cards (the tiny game's 20 mm coins come after them)."""
     (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,3\nleaf,Leaf,1,green,,2\n")
     return tiny
-
-
-def _mm_rect(x, y, w, h, paper_h):
-    """A PDF-pt rectangle (bottom-left origin) as (left, top, right, bottom) mm from the top-left."""
-    return x / MM, (paper_h - y - h) / MM, (x + w) / MM, (paper_h - y) / MM
 
 
 def _printed_trims(page, paper_h):
