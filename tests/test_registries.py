@@ -127,7 +127,7 @@ def test_every_rule_kind_and_key_is_in_the_validation_docs():
 
 def test_every_output_is_documented():
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
-    assert list(OUTPUTS) == ["cards", "boards", "rulebook", "export"]
+    assert list(OUTPUTS) == ["cards", "boards", "rulebook", "export", "cut", "boxes"]
     assert [name for name in OUTPUTS if not documented(name, text)] == []
 
 
@@ -140,6 +140,19 @@ def test_every_export_output_kind_has_a_writer():
 def test_every_profile_setting_is_in_the_export_docs():
     text = (DOCS / "export.md").read_text(encoding="utf-8")
     assert sorted(k for k in PROFILE_KEYS if not documented(k, text)) == []
+
+
+def test_every_cutter_profile_and_key_is_in_the_cutting_docs():
+    from pnp.outputs.cut.profile import MARK_KEYS, PAPER_KEYS, PROFILES, RECT_KEYS, TOP_KEYS, load_profile
+
+    text = (DOCS / "cutting.md").read_text(encoding="utf-8")
+    names = sorted(p.stem for p in PROFILES.glob("*.toml"))
+    assert names == ["cricut", "generic", "silhouette"]
+    for name in names:
+        profile = load_profile(name)
+        assert sorted(profile.papers) == ["a4", "letter"] and documented(name, text)
+    keys = TOP_KEYS | PAPER_KEYS | RECT_KEYS | MARK_KEYS
+    assert sorted(k for k in keys if not documented(k, text)) == []
 
 
 def test_every_reader_is_documented_and_claims_its_suffixes():

@@ -12,18 +12,13 @@ from __future__ import annotations
 import sys
 
 
-def _app():
-    """The Typer application with every command registered (in the order --help lists them)."""
+def typer_app():
+    """The Typer application with every command registered (in the order --help lists them).
+    (``pnp.cli.app`` is the module that defines it, before the commands are added.)"""
     from .app import app
     from . import new, listing, check, build, rulebook, export, diff, release, preview  # noqa: F401  each adds its command
 
     return app
-
-
-def __getattr__(name: str):
-    if name == "app":
-        return _app()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -35,7 +30,7 @@ def main() -> None:
         if code:
             sys.exit(code)
         return
-    app = _app()
+    app = typer_app()
     from ..core.errors import PnpError
     from .output import print_error
 

@@ -10,7 +10,8 @@ import typer
 from ..render.art import DEFAULT_MAX_PIXELS
 from . import settings as defaults
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
+from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
+                      CutOpt, SleeveSizeOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
@@ -23,6 +24,11 @@ def describe(name: str, result) -> str:
             if result.sheets else ""
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
+    if name.startswith("cut-"):
+        return f"{result.cards} pieces on {result.sheets} print-and-cut sheet(s), a cut file each" \
+            if result.sheets else ""
+    if name == "boxes":
+        return f"{result.cards} tuck box(es) on {result.sheets} sheet(s)" if result.sheets else ""
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"
@@ -39,6 +45,14 @@ def build(
     margin: MarginOpt = defaults.MARGIN,
     gap: GapOpt = defaults.GAP,
     bleed: BleedOpt = defaults.BLEED,
+    cut_lines: CutLinesOpt = False,
+    cut: CutOpt = None,
+    corner_radius: CornerRadiusOpt = "0.125in",
+    boxes: BoxesOpt = False,
+    card_thickness: CardThicknessOpt = "0.30mm",
+    sleeve_thickness: SleeveThicknessOpt = "0mm",
+    sleeve_size: SleeveSizeOpt = "none",
+    box_tolerance: BoxToleranceOpt = "1mm",
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -57,7 +71,9 @@ def build(
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only,
-                                       changed_since, stamp)
+                                       changed_since, stamp, cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
+                                       card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
+                                       sleeve_size=sleeve_size, box_tolerance=box_tolerance)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -16,7 +16,8 @@ from rich.markup import escape
 from ..render.art import DEFAULT_MAX_PIXELS
 from . import settings as defaults
 from .app import app
-from .options import (BackOffsetOpt, BleedOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
+from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
+                      CutOpt, SleeveSizeOpt, SleeveThicknessOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, QuietOpt, StampOpt, TargetOpt, load_options, sheet_options)
 from .output import out, print_report, resolve_games, run_games, output_root
@@ -38,6 +39,14 @@ def check(
     margin: MarginOpt = defaults.MARGIN,
     gap: GapOpt = defaults.GAP,
     bleed: BleedOpt = defaults.BLEED,
+    cut_lines: CutLinesOpt = False,
+    cut: CutOpt = None,
+    corner_radius: CornerRadiusOpt = "0.125in",
+    boxes: BoxesOpt = False,
+    card_thickness: CardThicknessOpt = "0.30mm",
+    sleeve_thickness: SleeveThicknessOpt = "0mm",
+    sleeve_size: SleeveSizeOpt = "none",
+    box_tolerance: BoxToleranceOpt = "1mm",
     jobs: JobsOpt = None,
     encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
@@ -55,7 +64,10 @@ def check(
     """
     from ..core.findings import failing
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since)
+    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since,
+                                       cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
+                                       card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
+                                       sleeve_size=sleeve_size, box_tolerance=box_tolerance)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

@@ -25,9 +25,9 @@ def render(prog: str = "pnp") -> dict[str, str]:
 
     from typer.main import get_command
 
-    from . import _app
+    from . import typer_app
 
-    app = _app()
+    app = typer_app()
     texts = {}
     columns = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(HELP_COLUMNS)

@@ -73,6 +73,45 @@ StampOpt = Annotated[Optional[bool], typer.Option(
     "--stamp/--no-stamp", show_default=False,
     help="Print the version stamp (the game's version and a short hash of each piece's face) on every piece "
          "of the home sheets (default: as game.toml's [build] stamp says, else off).")]
+CutLinesOpt = Annotated[bool, typer.Option(
+    "--cut-lines", help="Draw each card's trim outline as a thin grey cut line, for a guillotine or scissors "
+                        "(the bleed runs past it, so a cut beside the line shows art, not white).")]
+CutOpt = Annotated[Optional[str], typer.Option(
+    "--cut", metavar="PROFILE", show_default=False,
+    help="Also make print-and-cut sheets and their SVG and DXF cut files for a cutting machine: silhouette, "
+         "cricut, generic, or a path to a cutter profile .toml (docs/cutting.md).")]
+CornerRadiusOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                help="Corner radius of the cards' cut lines in --cut files (0: square).")]
+BoxesOpt = Annotated[bool, typer.Option(
+    "--boxes", help="Also make a printable tuck box for each deck, sized from its cards (docs/cutting.md).")]
+CardThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                 help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card).")]
+SleeveThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                   help="What a sleeve adds to each card's thickness, for --boxes.")]
+
+
+def size_option(value):
+    """``--sleeve-size 66mm x 91mm``: a size W x H with units, as (w, h) pt; ``none`` for no
+    sleeves. Raises typer.BadParameter, which names the option."""
+    if value is None or isinstance(value, tuple):
+        return value
+    if str(value).strip().lower() == "none":
+        return None
+    from ..core.units import parse_size
+
+    try:
+        size = parse_size(str(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return size.width, size.height
+
+
+SleeveSizeOpt = Annotated[Any, typer.Option(
+    parser=size_option, metavar="W x H",
+    help="Outer size of the sleeves the cards are in, for --boxes: the box is sized for it instead of the card "
+         "(none: no sleeves).")]
+BoxToleranceOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
+                                                help="Room to spare inside a --boxes box, on width, height and depth.")]
 OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "

@@ -84,32 +84,35 @@ def sheet_options(paper: str, flip: str, gutter_fold: bool, back_offset: tuple[f
 
 def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool, jobs: int | None,
                    image_dpi: int | None, only: list[str] | None = None, changed_since: str | None = None,
-                   stamp: bool | None = None):
+                   stamp: bool | None = None, **extra):
     """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp build``; with ``only``, a quick
     card sheet of those decks or cards; with ``changed_since``, sheets of the cards changed
     since that reference (the two exclude each other: PnpError). ``stamp`` None takes the
-    game's own ``[build] stamp``."""
+    game's own ``[build] stamp``; ``extra`` are further settings by their field names (the
+    physical edition's ``cut_lines``, ``cut``, ``boxes``, ...)."""
     from ..outputs.base import BuildSettings
 
     if changed_since is not None and only:
         raise PnpError("give --only or --changed-since, not both",
                        hint="--only makes a sheet of named cards, --changed-since of the changed ones")
+    common = dict(image_dpi=image_dpi, stamp=stamp, **extra)
     if changed_since is not None:
         return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                             manifest_targets=False, changed_since=changed_since, image_dpi=image_dpi, stamp=stamp)
+                             manifest_targets=False, changed_since=changed_since, **common)
     if only:
         return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
-                             manifest_targets=False, only=tuple(only), image_dpi=image_dpi, stamp=stamp)
-    return BuildSettings(opts, max_image_pixels, force, strict, jobs, image_dpi=image_dpi, stamp=stamp)
+                             manifest_targets=False, only=tuple(only), **common)
+    return BuildSettings(opts, max_image_pixels, force, strict, jobs, **common)
 
 
 def check_settings(opts, max_image_pixels: int | None, jobs: int | None, target: list[str] | None,
-                   image_dpi: int | None, stamp: bool | None = None, changed_since: str | None = None):
-    """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp check``: the build it mirrors."""
+                   image_dpi: int | None, stamp: bool | None = None, changed_since: str | None = None, **extra):
+    """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp check``: the build it mirrors
+    (``extra`` as for :func:`build_settings`)."""
     from ..outputs.base import BuildSettings
 
     return BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
-                         stamp=stamp, changed_since=changed_since)
+                         stamp=stamp, changed_since=changed_since, **extra)
 
 
 def default_sheet_options(contact_sheets: bool):

@@ -135,6 +135,12 @@ class Grid:
             ys += [y, y + self.card.height]
         return sorted(set(round(v, 6) for v in xs)), sorted(set(round(v, 6) for v in ys))
 
+    def trims(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """The trim rectangles (x, y, w, h) of the first ``filled`` slots in reading order (all
+        slots when None): where the cut lines of ``--cut-lines`` are drawn."""
+        n = self.per_sheet if filled is None else min(filled, self.per_sheet)
+        return [self.trim(*divmod(i, self.cols)) for i in range(n)]
+
     def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
         """Crop mark segments (x1, y1, x2, y2), all in the margin outside the card grid.
 

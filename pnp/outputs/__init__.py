@@ -2,7 +2,9 @@
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
 In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
-``rulebook`` and ``export`` (the print-shop and Tabletop Simulator targets a manifest lists).
+``rulebook``, ``export`` (the print-shop and Tabletop Simulator targets a manifest lists) and
+``cut`` (print-and-cut sheets and cut files, with ``--cut``) and ``boxes`` (tuck boxes, with
+``--boxes``).
 
 The registry is made on first use, so that what only needs the settings (:mod:`.base`), such
 as a build whose inputs are unchanged, does not import the renderers.
@@ -17,11 +19,14 @@ __all__ = ["OUTPUTS", "BuildResult", "BuildSettings", "Output", "OutputJob", "Sh
 
 def _registry() -> dict[str, Output]:
     from .boards import BoardsOutput
+    from .boxes import BoxesOutput
     from .cards import CardsOutput
+    from .cut import CutOutput
     from .export import ExportOutput
     from .rulebook import RulebookOutput
 
-    return {output.name: output for output in (CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput())}
+    return {output.name: output for output in (CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput(), CutOutput(),
+                                                        BoxesOutput())}
 
 
 def __getattr__(name: str):

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from ..core.files import game_files, write_atomic
 from ..core.findings import Finding
-from ..core.units import Size, paper
+from ..core.units import Size, paper, parse_length
 from ..design.fonts import FONT_FILES, font_dir
 from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
 from ..model.game import Game
 from ..model.games import GameSource
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
-from .reprint import ReprintPlan
+
+if TYPE_CHECKING:  # the reprint draws; the settings that name it are read before anything draws
+    from .reprint import ReprintPlan
 
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 """The PDF Duplex viewer preference of each flip."""
@@ -69,6 +71,15 @@ class BuildSettings:
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
     rulebook, their check); False makes it an error. Export targets always refuse it.
+    ``cut_lines``: each card's trim outline drawn on its face as a thin grey cut line
+    (:data:`pnp.render.canvas.CUT_WIDTH`, :data:`~pnp.render.canvas.CUT_GRAY`), for a
+    guillotine or scissors; off by default, so the sheets are as before. ``cut``: a cutter
+    profile (``silhouette``, ``cricut``, ``generic`` or a path to a .toml) to make print-and-cut
+    sheets and cut files for (:mod:`pnp.outputs.cut`; None: none), cards cut with corners of
+    ``corner_radius`` pt. ``boxes``: a tuck box per deck (:mod:`pnp.outputs.boxes`), sized for
+    cards ``card_thickness`` thick (pt; 0.30 mm, a 300 gsm card), ``sleeve_thickness`` more per
+    sleeved card, sleeves ``sleeve_size`` (w, h pt; None: unsleeved) in place of the card
+    size, and ``box_tolerance`` to spare each way.
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -95,6 +106,22 @@ class BuildSettings:
     stamp: bool | None = None
     """Home sheets print the version stamp on every piece (docs/versions.md); None: as the
     game's ``[build] stamp`` says (off when it says nothing). Exports never print it."""
+    cut_lines: bool = False
+    """``--cut-lines``: each card face's trim drawn as a thin cut line (docs/cutting.md)."""
+    cut: str | None = None
+    """``--cut PROFILE``: print-and-cut sheets and cut files for that cutter profile."""
+    corner_radius: float = parse_length("0.125in")
+    """Corner radius of the cards' cut paths in print-and-cut files, pt (1/8 in)."""
+    boxes: bool = False
+    """``--boxes``: a tuck box per deck."""
+    card_thickness: float = parse_length("0.30mm")  # as the command line parses its default
+    """One card's thickness for tuck boxes, pt (0.30 mm: 300 gsm card)."""
+    sleeve_thickness: float = 0.0
+    """What a sleeve adds to each card's thickness, pt."""
+    sleeve_size: tuple[float, float] | None = None
+    """Outer (width, height) of the sleeves, pt, sizing the boxes instead of the cards; None: no sleeves."""
+    box_tolerance: float = parse_length("1mm")
+    """Room to spare inside a tuck box on width, height and depth, pt (1 mm)."""
 
     def stamps(self, game: Game) -> bool:
         """Whether this build prints the version stamp on ``game``'s home sheets."""
@@ -121,6 +148,12 @@ def stamp_option(stamp: bool) -> tuple:
     """What the version stamp adds to a stage's options: nothing when off (the default), so the
     records of earlier builds stay fresh."""
     return (("stamp", True),) if stamp else ()
+
+
+def cut_lines_option(cut_lines: bool) -> tuple:
+    """What ``--cut-lines`` adds to a stage's options: nothing when off (the default), so the
+    records of earlier builds stay fresh."""
+    return (("cut_lines", True),) if cut_lines else ()
 
 
 def dpi_option(dpi: int | None, default: int) -> tuple:

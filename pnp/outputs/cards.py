@@ -27,11 +27,11 @@ from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
-from ..render.canvas import draw_scale_check, new_canvas, stroke_segments, text
+from ..render.canvas import draw_cut_lines, draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
-from .base import (DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option,
-                   stamp_option, write_result)
+from .base import (DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, cut_lines_option, dpi_option,
+                   draft_option, stamp_option, write_result)
 from .reprint import ReprintPlan, changes_page_pdf, reprint_cards
 
 CAL_TARGETS = ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55))
@@ -121,11 +121,13 @@ def _best_fold(paper: Size, card: Size, opts: SheetOptions) -> tuple[FoldGrid, S
 
 
 def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardInstance],
-                     opts: SheetOptions, notes: list[Finding] | None = None, image_dpi: int | None = PRINT_DPI) -> int:
+                     opts: SheetOptions, notes: list[Finding] | None = None, image_dpi: int | None = PRINT_DPI,
+                     cut_lines: bool = False) -> int:
     """Write the card sheets PDF to ``target`` (a path or binary file). Returns the number of
     sheets of cards (a duplex front and back count as one sheet). Where the paper leaves less
     room than asked for bleed or crop marks, an info finding is added to ``notes``. Raster art
-    is embedded at ``image_dpi`` px/in at its placed size (print: 300)."""
+    is embedded at ``image_dpi`` px/in at its placed size (print: 300). With ``cut_lines``,
+    every face's trim outline is drawn as a cut line (:func:`~pnp.render.canvas.draw_cut_lines`)."""
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
@@ -138,7 +140,7 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     drawn = step("cards", len(cards))
     for group in _size_groups(cards):
         try:
-            sheets += _size_group(c, game, renderer, group, paper, opts, notes, drawn.advance)
+            sheets += _size_group(c, game, renderer, group, paper, opts, notes, drawn.advance, cut_lines)
         except BuildError as exc:  # cards that fit no sheet: point at the deck's card size
             raise BuildError(exc.message, location=exc.location or game.key_location(
                 f"components.{group[0].deck}.card_size"), hint=exc.hint, rule=exc.rule) from None
@@ -206,7 +208,8 @@ def back_offset_finding(game: Game, card: Size, opts: SheetOptions,
 
 
 def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], paper: Size, opts: SheetOptions,
-                notes: list[Finding] | None, drawn: Callable[[int], None] = lambda n: None) -> int:
+                notes: list[Finding] | None, drawn: Callable[[int], None] = lambda n: None,
+                cut_lines: bool = False) -> int:
     """Draw the sheets of one card size on ``c``; returns how many (a duplex front and back
     count as one), telling ``drawn(n)`` the cards of each sheet. Raises BuildError when the
     cards fit no sheet. A back offset that moves the backs into the margin is an error finding
@@ -221,7 +224,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
             _note(notes, finding)
         for start in range(0, len(group), fold.per_sheet):
             c.setPageSize((sheet.width, sheet.height))
-            _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts)
+            _fold_sheet(c, renderer, fold, group[start:start + fold.per_sheet], opts, cut_lines)
             c.showPage()
             sheets += 1
             drawn(len(group[start:start + fold.per_sheet]))
@@ -238,7 +241,7 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
         _note(notes, finding)
     for start in range(0, len(group), grid.per_sheet):
         chunk = group[start:start + grid.per_sheet]
-        _front_sheet(c, renderer, grid, chunk)
+        _front_sheet(c, renderer, grid, chunk, cut_lines)
         c.showPage()
         _back_sheet(c, renderer, grid, chunk, opts)
         c.showPage()
@@ -252,9 +255,11 @@ def _slots(grid: Grid, n: int):
         yield i, divmod(i, grid.cols)
 
 
-def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance]) -> None:
+def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], cut_lines: bool = False) -> None:
     for i, (row, col) in _slots(grid, len(chunk)):
         renderer.place(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col), form_bleed=grid.max_bleed)
+    if cut_lines:
+        draw_cut_lines(c, grid.trims(len(chunk)))
     stroke_segments(c, grid.crop_marks(len(chunk)))
 
 
@@ -265,7 +270,8 @@ def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], op
                        rotate=opts.flip == "short", form_bleed=grid.max_bleed)
 
 
-def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance], opts: SheetOptions) -> None:
+def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance], opts: SheetOptions,
+                cut_lines: bool = False) -> None:
     for col, card in enumerate(chunk):
         fb = max(fold.grid.max_bleed, fold.fold_bleed)
         renderer.place(c, card.face, fold.front_trim(col), fold.front_bleed(col), form_bleed=fb)
@@ -278,6 +284,8 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
     c.setStrokeColorRGB(0.45, 0.45, 0.45)
     c.line(g.margin, fold.fold_y, g.paper.width - g.margin, fold.fold_y)
     c.restoreState()
+    if cut_lines:  # the faces' trims: the sheet is cut folded, through face and back at once
+        draw_cut_lines(c, [fold.front_trim(col) for col in range(len(chunk))])
     stroke_segments(c, fold.crop_marks(len(chunk)))
 
 
@@ -355,7 +363,7 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
                  contact_dpi: int | None = SCREEN_DPI, draft: bool = False, stamp: bool = False,
-                 reprint: ReprintPlan | None = None) -> BuildResult:
+                 reprint: ReprintPlan | None = None, cut_lines: bool = False) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
@@ -369,7 +377,8 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     placeholder, a warning (else an error). ``stamp`` prints the version stamp on every face
     (docs/versions.md). With ``reprint``, just the cards it prints go on
     ``<game>-cards-changed.pdf``, beside ``<game>-changes.pdf``, the list of what to take out
-    of the old print (:mod:`pnp.outputs.reprint`). Raises BuildError when the cards fit no sheet.
+    of the old print (:mod:`pnp.outputs.reprint`). ``cut_lines`` draws each face's trim
+    outline. Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
                         facts=game_facts(game), draft=draft, stamp=stamp, version=game.version)
@@ -388,7 +397,7 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
         result.findings = findings
         return result
     buf = io.BytesIO()
-    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi)
+    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi, cut_lines)
     part = "-only" if only else "-changed" if reprint is not None else ""
     name = f"{game.id}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
@@ -422,7 +431,8 @@ class CardsOutput:
             return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, settings.sheet,
                                 max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
                                 image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi(),
-                                draft=settings.draft, stamp=stamp, reprint=settings.reprint)
+                                draft=settings.draft, stamp=stamp, reprint=settings.reprint,
+                                cut_lines=settings.cut_lines)
 
         stamp = settings.stamps(job.game)
         if settings.changed_since is not None and settings.reprint is None:
@@ -430,10 +440,11 @@ class CardsOutput:
         if settings.reprint is not None:
             return [Stage("cards-changed", job.data_files() + job.card_template_files() + job.font_files(), render,
                           (settings.sheet, settings.max_image_pixels, settings.reprint)
-                          + dpi_option(settings.image_dpi, None) + draft_option(settings.draft) + stamp_option(stamp))]
+                          + dpi_option(settings.image_dpi, None) + draft_option(settings.draft) + stamp_option(stamp)
+                          + cut_lines_option(settings.cut_lines))]
         # a quick sheet of some cards has a record of its own: the full build's stays valid
         return [Stage("cards-only" if settings.only else "cards",
                       job.data_files() + job.card_template_files() + job.font_files(), render,
                       (settings.sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
                       + ((settings.only,) if settings.only else ()) + draft_option(settings.draft)
-                      + stamp_option(stamp))]
+                      + stamp_option(stamp) + cut_lines_option(settings.cut_lines))]

@@ -113,6 +113,18 @@ def stroke_segments(c, segments, width: float = MARK_WIDTH, gray: float = 0.0, d
     c.restoreState()
 
 
+def draw_cut_lines(c, rects) -> None:
+    """Stroke the outline of each trim rectangle (x, y, w, h) as a cut line: CUT_WIDTH pt in
+    CUT_GRAY, on the trim itself, so the art's bleed runs under and past it and a cut a little
+    to either side of the line shows art, not white paper (``--cut-lines``)."""
+    c.saveState()
+    c.setStrokeColorRGB(CUT_GRAY, CUT_GRAY, CUT_GRAY)
+    c.setLineWidth(CUT_WIDTH)
+    for x, y, w, h in rects:
+        c.rect(x, y, w, h, stroke=1, fill=0)
+    c.restoreState()
+
+
 def draw_scale_check(c, x: float, y: float) -> None:
     """The scale check at (x, y): a 50 mm bar and a 1 in square with their labels
     (print-specs.md §8 check 17). Drawn as filled rectangles of exact size."""

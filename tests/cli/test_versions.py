@@ -9,7 +9,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pnp.cli import app
+from pnp.cli import typer_app
+
+app = typer_app()
 from pnp.model.scaffold import new_game
 
 

@@ -665,7 +665,9 @@ def test_a_card_size_the_target_does_not_take_is_a_clear_error(tmp_path):
 def test_cli_export_and_its_errors(tmp_path):
     from typer.testing import CliRunner
 
-    from pnp.cli import app
+    from pnp.cli import typer_app
+
+    app = typer_app()
 
     game_dir = copy_tiny(tmp_path / "tiny")
     runner = CliRunner()

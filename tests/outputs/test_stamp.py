@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bundled import bundled_source
-from pnp.cli import app
+from pnp.cli import typer_app
+
+app = typer_app()
 from pnp.model.scaffold import new_game
 from stampgeom import MM, cell_of, cuts, stamps
 

@@ -119,7 +119,7 @@ def test_cli_plots_for_a_game_without_rules(tiny, tmp_path):
 
 
 def test_check_does_not_import_matplotlib():
-    code = ("import sys; from pnp.cli import app; from typer.testing import CliRunner; "
+    code = ("import sys; from pnp.cli import typer_app; from typer.testing import CliRunner; app = typer_app(); "
             "r = CliRunner().invoke(app, ['check']); assert r.exit_code == 0, r.output; "
             "print('matplotlib' in sys.modules, 'pandas' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])

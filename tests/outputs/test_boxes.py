@@ -1,0 +1,117 @@
+"""Tuck boxes (``--boxes``), measured on the printed net: the fold lines read from the PDF give
+the panels, which must be the computed stack (cards x thickness) and card size plus the
+tolerance; the SVG's cut and fold layers hold the same outline and folds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.core.units import MM
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.base import BuildSettings, OutputJob, SheetOptions, write_result
+from pnp.outputs.boxes import render_boxes
+from pnp.render.canvas import FOLD_GRAY
+
+from cutoverlay import parse_path, svg_paths
+from sheetgeom import open_pdf
+
+TOL = 0.05  # mm
+
+
+def _build(game_dir: Path, out: Path, paper: str = "letter", dry: bool = False, **settings):
+    game = load_game(game_dir, "tiny")
+    source = GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates")
+    job = OutputJob(game, source, out, BuildSettings(SheetOptions(paper=paper), boxes=True, **settings))
+    result = render_boxes(job, dry)
+    return result if dry else write_result(result)
+
+
+def _folds(page):
+    """(x positions of vertical folds, y positions of horizontal folds) in mm on a pdfplumber
+    page, PDF y up: the dashed lines in the fold grey."""
+    xs, ys = set(), set()
+    for line in page.lines:
+        colour = line.get("stroking_color") or ()
+        if len(colour) != 3 or any(abs(v - FOLD_GRAY) > 0.002 for v in colour):
+            continue
+        if abs(line["x0"] - line["x1"]) < 1e-6:
+            xs.add(round(line["x0"] / MM, 3))
+        else:
+            ys.add(round((page.height - line["top"]) / MM, 3))
+    return sorted(xs), sorted(ys)
+
+
+@pytest.mark.parametrize("thickness, sleeve, tolerance", [(0.30, 0.0, 1.0), (0.35, 0.1, 2.0)])
+def test_the_printed_net_holds_the_computed_stack(tiny, tmp_path, thickness, sleeve, tolerance):
+    (tiny / "cards.csv").write_text(
+        "id,title,cost,colour,text,copies\nfire,Fire,2,red,,5\nleaf,Leaf,1,green,,4\nsun,Sun,3,red,,2\n")
+    result = _build(tiny, tmp_path, card_thickness=thickness * MM, sleeve_thickness=sleeve * MM,
+                    box_tolerance=tolerance * MM)
+    assert result.findings == []
+    cards = 11  # the tiny game's deck: 5 + 4 + 2 copies
+    width, height = 63.5 + tolerance, 88.9 + tolerance
+    depth = cards * (thickness + sleeve) + tolerance
+    page = open_pdf(tmp_path / "tiny-boxes.pdf").pages[1]
+    xs, ys = _folds(page)
+    # four body folds: glue|back, back|side, side|front, front|side
+    assert len(xs) == 4
+    assert xs[1] - xs[0] == pytest.approx(width, abs=TOL)   # back
+    assert xs[2] - xs[1] == pytest.approx(depth, abs=TOL)   # side
+    assert xs[3] - xs[2] == pytest.approx(width, abs=TOL)   # front
+    # horizontal folds: the body's bottom and top edge, and the lid's top
+    assert len(ys) == 3
+    assert ys[1] - ys[0] == pytest.approx(height, abs=TOL)
+    assert ys[2] - ys[1] == pytest.approx(depth, abs=TOL)   # the lid is the box's depth
+    # the cut file: one closed outline on the cut layer and the same folds on the fold layer
+    svg = svg_paths(tmp_path / "boxes" / "tiny-box-cards.svg")
+    assert len(svg["cut"]) == 1 and len(svg["fold"]) == len(page.lines) - sum(
+        1 for line in page.lines if (line.get("stroking_color") or ()) == (0, 0, 0))
+    points, _ = parse_path(svg["cut"][0])
+    left = min(x for x, _ in points)
+    right = max(x for x, _ in points)
+    assert right - left == pytest.approx(12 + 2 * width + 2 * depth, abs=TOL)  # 12 mm glue tab
+    assert min(abs(x - xs[0]) for x, _ in points) < TOL  # the glue tab's fold is on the outline
+
+
+def test_a_box_too_large_for_one_sheet_is_split_in_two(tiny, tmp_path):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text().replace('card_size = "poker"', 'card_size = "150mm x 200mm"'))
+    result = _build(tiny, tmp_path)
+    assert result.findings == [] and result.sheets == 2
+    pdf = open_pdf(tmp_path / "tiny-boxes.pdf")
+    assert len(pdf.pages) == 3
+    back, wrap = (_folds(page) for page in pdf.pages[1:])
+    assert len(back[0]) == 2 and back[0][1] - back[0][0] == pytest.approx(151.0, abs=TOL)  # tab|back|tab
+    assert len(wrap[0]) == 2 and wrap[0][1] - wrap[0][0] == pytest.approx(151.0, abs=TOL)  # side|front|side
+    assert sorted(p.name for p in (tmp_path / "boxes").iterdir()) == ["tiny-box-cards-1.svg", "tiny-box-cards-2.svg"]
+
+
+def test_a_box_that_fits_no_sheet_is_an_error_check_finds_first(tiny, tmp_path):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text().replace('card_size = "poker"', 'card_size = "300mm x 400mm"'))
+    found = _build(tiny, tmp_path, dry=True).findings
+    assert [(f.rule, f.severity, f.line) for f in found] == [("box.fit", "error", 12)]
+    cli = subprocess.run([sys.executable, "-m", "pnp", "check", str(tiny), "--boxes", "--format", "json",
+                          "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    reported = [f for f in json.loads(cli.stdout)[0]["findings"] if f["rule"] == "box.fit"]
+    assert cli.returncode == 1 and [(f["line"], f["message"]) for f in reported] == [(12, found[0].message)]
+
+
+def test_sleeves_size_the_box_for_the_sleeve(tiny, tmp_path):
+    result = _build(tiny, tmp_path, sleeve_size=(66 * MM, 91 * MM), sleeve_thickness=0.1 * MM)
+    assert result.findings == []
+    xs, ys = _folds(open_pdf(tmp_path / "tiny-boxes.pdf").pages[1])
+    assert xs[1] - xs[0] == pytest.approx(66 + 1, abs=TOL)
+    assert ys[1] - ys[0] == pytest.approx(91 + 1, abs=TOL)
+    assert xs[2] - xs[1] == pytest.approx(5 * (0.30 + 0.1) + 1, abs=TOL)  # the tiny deck's 5 cards
+
+
+def test_a_sleeve_smaller_than_the_card_is_an_error(tiny, tmp_path):
+    found = _build(tiny, tmp_path, dry=True, sleeve_size=(60 * MM, 91 * MM)).findings
+    assert [(f.rule, f.line) for f in found] == [("box.sleeve", 12)]

@@ -1,0 +1,243 @@
+"""Print-and-cut (``--cut PROFILE``), measured in the real files: every cut path of a sheet's SVG
+and DXF lies on the trim its piece was printed at (read from the PDF: the tiny game's marker
+rectangles, tests/sheetgeom.py), within 0.1 mm, and the registration marks sit where the
+profile's TOML says (read with tomllib, not through pnp)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import ezdxf
+import pikepdf
+import pytest
+
+from pnp.core.units import CARD_SIZES, MM, PAPER_SIZES
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.base import BuildSettings, OutputJob, SheetOptions, write_result
+from pnp.outputs.cut import render_cut
+from pnp.outputs.cut.profile import PROFILES
+
+from cutoverlay import overlay, parse_path, svg_paths
+from sheetgeom import art_boxes, open_pdf
+
+TOL = 0.1  # mm
+POKER = CARD_SIZES["poker"]
+RADIUS = 0.125 * 25.4  # the default --corner-radius, mm
+
+
+def _build(game_dir: Path, out: Path, profile: str, paper: str = "letter", dry: bool = False):
+    game = load_game(game_dir, "tiny")
+    source = GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(paper=paper), cut=profile)
+    result = render_cut(OutputJob(game, source, out, settings), dry)
+    return result if dry else write_result(result)
+
+
+@pytest.fixture
+def five(tiny: Path) -> Path:
+    """Five poker cards (the tiny game's 20 mm coins come after them)."""
+    (tiny / "cards.csv").write_text("id,title,cost,colour,text,copies\nfire,Fire,2,red,,3\nleaf,Leaf,1,green,,2\n")
+    return tiny
+
+
+def _printed_trims(page, paper_h):
+    """Per card printed on a pdfplumber page, its trim (left, top, right, bottom, mm from the
+    top-left) if upright and if turned a quarter counter-clockwise, from its marker (1 x 1 mm,
+    2 mm from the trim's left edge and 3 mm below its top, tests/sheetgeom.py)."""
+    out = []
+    for r in page.rects:
+        colour = tuple(round(v, 4) for v in (r.get("non_stroking_color") or ()))
+        if abs(r["width"] - MM) > 0.01 or abs(r["height"] - MM) > 0.01 or colour != (0, 0, 0):
+            continue
+        left, top = r["x0"] / MM - 2, r["top"] / MM - 3  # upright: mm from the sheet's top-left
+        upright = (left, top, left + POKER.width / MM, top + POKER.height / MM)
+        x, bottom = r["x0"] / MM - 3, r["bottom"] / MM + 2  # turned: the card's left edge is the slot's bottom
+        turned = (x, bottom - POKER.width / MM, x + POKER.height / MM, bottom)
+        out.append((upright, turned))
+    return out
+
+
+def _bbox(points):
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _close(a, b, tol=TOL):
+    return all(abs(u - v) <= tol for u, v in zip(a, b))
+
+
+@pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("cricut", "letter"),
+                                            ("generic", "a4")])
+def test_cut_paths_lie_on_the_printed_trims(five, tmp_path, profile, paper):
+    _check_sheet(five, tmp_path, profile, paper)
+
+
+def test_cards_turn_a_quarter_when_that_takes_fewer_sheets(five, tmp_path):
+    manifest = five / "game.toml"  # cards alone: five turned fit one A4 sheet, upright only four
+    manifest.write_text(manifest.read_text().replace("copies = 10\n", "copies = 0\n"))
+    printed = _check_sheet(five, tmp_path, "silhouette", "a4")
+    assert len(printed) == 5 and all(t[2] - t[0] > t[3] - t[1] for t in printed)
+    assert not (tmp_path / "cut" / "tiny-cut-silhouette-02.svg").exists()
+
+
+def _check_sheet(five, tmp_path, profile, paper):
+    """Build ``profile`` on ``paper`` and hold sheet 1's cut paths (SVG and DXF) to the trims
+    printed on it; returns those trims (mm from the top-left)."""
+    result = _build(five, tmp_path, profile, paper)
+    assert [f for f in result.findings if f.severity == "error"] == []
+    folder = tmp_path / "cut"
+    pdf = open_pdf(folder / f"tiny-cut-{profile}.pdf")
+    paper_h = PAPER_SIZES[paper].height
+    page = pdf.pages[1]  # page 0 is the cover
+    candidates = _printed_trims(page, paper_h)
+    assert candidates, "no card found on the first sheet"
+    svg = svg_paths(folder / f"tiny-cut-{profile}-01.svg")
+    root = (folder / f"tiny-cut-{profile}-01.svg").read_text()
+    assert f'viewBox="0 0 {PAPER_SIZES[paper].width / MM:.4f}'.rstrip("0") in root or "viewBox=\"0 0 " in root
+    assert 'width="%smm"' % f"{PAPER_SIZES[paper].width / MM:.4f}".rstrip("0").rstrip(".") in root
+    from svglib.svglib import svg2rlg  # an independent SVG reader takes the file at its size in mm
+
+    drawing = svg2rlg(str(folder / f"tiny-cut-{profile}-01.svg"))
+    assert (drawing.width / MM, drawing.height / MM) == pytest.approx(
+        (PAPER_SIZES[paper].width / MM, PAPER_SIZES[paper].height / MM), abs=0.01)
+    shapes = [parse_path(d) for d in svg["cut"]]
+    rects = [(_bbox(points), arcs) for points, arcs in shapes if len(arcs) == 4]
+    circles = [(points, arcs) for points, arcs in shapes if len(arcs) == 2]
+    assert len(rects) == len(candidates)
+    printed = []  # each card's trim as printed: upright or turned, whichever a cut path lies on
+    for pair in candidates:
+        on = [trim for trim in pair if any(_close(box, trim) for box, _ in rects)]
+        assert len(on) == 1, pair
+        printed += on
+    turned = sum(1 for trim in printed if trim[2] - trim[0] > trim[3] - trim[1])
+    assert turned in (0, len(printed))  # a sheet's cards all one way
+    for trim in printed:  # each printed card has exactly one cut path on its trim, corners true arcs
+        match = [(box, arcs) for box, arcs in rects if _close(box, trim)]
+        assert len(match) == 1, trim
+        for cx, cy, r in match[0][1]:
+            assert r == pytest.approx(RADIUS, abs=1e-3)
+            assert min(abs(cx - trim[0]), abs(cx - trim[2])) == pytest.approx(RADIUS, abs=TOL)
+            assert min(abs(cy - trim[1]), abs(cy - trim[3])) == pytest.approx(RADIUS, abs=TOL)
+    for points, arcs in circles:  # the coins: 20 mm circles
+        assert arcs[0][2] == pytest.approx(10.0, abs=1e-3)
+    # the DXF holds the same cuts, y up from the bottom edge, in mm
+    doc = ezdxf.readfile(folder / f"tiny-cut-{profile}-01.dxf")
+    assert doc.units == ezdxf.units.MM
+    polylines = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE" and e.dxf.layer == "CUT"]
+    assert len(polylines) == len(printed)
+    for line in polylines:
+        pts = list(line.get_points("xyb"))
+        assert sum(1 for *_, b in pts if abs(b - math.tan(math.pi / 8)) < 1e-9) == 4  # four 90° arcs
+        left, bottom, right, top = _bbox([(x, y) for x, y, _ in pts])
+        box = (left, paper_h / MM - top, right, paper_h / MM - bottom)
+        assert any(_close(box, trim) for trim in printed)
+    dxf_circles = [e for e in doc.modelspace() if e.dxftype() == "CIRCLE"]
+    assert len(dxf_circles) == len(circles)
+    return printed
+
+
+@pytest.mark.parametrize("profile, paper", [("silhouette", "letter"), ("silhouette", "a4"), ("generic", "letter"),
+                                            ("cricut", "a4")])
+def test_registration_marks_sit_at_the_profiles_positions(five, tmp_path, profile, paper):
+    _build(five, tmp_path, profile, paper)
+    spec = tomllib.loads((PROFILES / f"{profile}.toml").read_text())
+    marks = spec["paper"][paper]["marks"]
+    page = open_pdf(tmp_path / "cut" / f"tiny-cut-{profile}.pdf").pages[1]
+    squares = [(r["x0"] / MM, r["top"] / MM, r["width"] / MM) for r in page.rects
+               if r.get("fill") and tuple(r.get("non_stroking_color") or ()) in ((0, 0, 0), (0,), [0, 0, 0])
+               and abs(r["width"] - r["height"]) < 0.01 and abs(r["width"] / MM - spec.get("square", 5)) < 0.01]
+    lines = [line for line in page.lines if abs(line["linewidth"] / MM - spec.get("line_width", 0.3)) < 1e-3]
+    for mark in marks:
+        if mark["kind"] == "square":
+            assert any(_close((x, y), (mark["x"], mark["y"]), 0.05) and w == pytest.approx(spec["square"], abs=0.05)
+                       for x, y, w in squares), mark
+        else:  # an L: two strokes corner_mark long from the mark's point
+            ends = [((ln["x0"] / MM, ln["top"] / MM), (ln["x1"] / MM, ln["bottom"] / MM)) for ln in lines]
+            at = [e for e in ends if _close(e[0], (mark["x"], mark["y"]), 0.05) or _close(e[1], (mark["x"], mark["y"]), 0.05)]
+            assert len(at) == 2, mark
+            for (x0, y0), (x1, y1) in at:
+                assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(spec["corner_mark"], abs=0.05)
+    assert len(squares) == sum(1 for m in marks if m["kind"] == "square")
+    if not marks:  # Cricut: Design Space prints its own frame, the sheet none
+        assert squares == [] and lines == []
+    # every piece's art (the clip of its trim and bleed) stays inside the registration area
+    area = spec["paper"][paper]["area"]
+    paper_h = PAPER_SIZES[paper].height
+    doc = pikepdf.open(tmp_path / "cut" / f"tiny-cut-{profile}.pdf")
+    clips = [box for index in range(1, len(doc.pages)) for box in art_boxes(doc, index)]
+    assert len(clips) >= 5  # the five cards at least, on every sheet
+    for x0, y0, x1, y1 in clips:
+        assert x0 / MM >= area["left"] - 0.05 and (paper_h - y1) / MM >= area["top"] - 0.05
+        assert x1 / MM <= area["left"] + area["width"] + 0.05
+        assert (paper_h - y0) / MM <= area["top"] + area["height"] + 0.05
+
+
+def test_a_shorter_run_removes_the_cut_files_of_sheets_it_no_longer_makes(five, tmp_path):
+    stale = tmp_path / "cut" / "tiny-cut-silhouette-09.svg"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("<svg/>")
+    _build(five, tmp_path, "silhouette")
+    assert not stale.exists() and (tmp_path / "cut" / "tiny-cut-silhouette-01.svg").exists()
+
+
+def test_a_piece_larger_than_the_area_is_the_same_finding_in_check_and_build(tiny, tmp_path):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text().replace('card_size = "poker"', 'card_size = "190mm x 100mm"'))
+    found = [f for f in _build(tiny, tmp_path, "silhouette", "a4", dry=True).findings if f.rule == "cut.fit"]
+    assert len(found) == 1 and found[0].severity == "error"
+    assert found[0].file.endswith("game.toml") and found[0].line == 12
+    assert "registration area on a4 paper (190.00 x 277.00 mm)" in found[0].message
+    cli = subprocess.run([sys.executable, "-m", "pnp", "check", str(tiny), "--cut", "silhouette", "--paper", "a4",
+                          "--format", "json", "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    reported = [f for f in json.loads(cli.stdout)[0]["findings"] if f["rule"] == "cut.fit"]
+    assert cli.returncode == 1
+    assert [(f["line"], f["message"]) for f in reported] == [(found[0].line, found[0].message)]
+    build = subprocess.run([sys.executable, "-m", "pnp", "build", str(tiny), "--cut", "silhouette", "--paper", "a4",
+                            "-o", str(tmp_path / "out"), "-q"], capture_output=True, text=True)
+    assert build.returncode == 1 and "cut.fit" in build.stdout
+    assert not (tmp_path / "out" / "cut").exists()
+
+
+def test_the_same_sheet_gives_the_same_bytes(five, tmp_path):
+    one = _build(five, tmp_path / "a", "silhouette", dry=True)
+    two = _build(five, tmp_path / "a", "silhouette", dry=True)
+    assert [d for _, d in one.outputs] == [d for _, d in two.outputs]
+
+
+def test_an_overlay_of_the_cut_file_on_the_sheet_renders(five, tmp_path):
+    _build(five, tmp_path, "silhouette")
+    out = tmp_path / "overlay.png"
+    overlay(tmp_path / "cut" / "tiny-cut-silhouette.pdf", 1, tmp_path / "cut" / "tiny-cut-silhouette-01.svg", out)
+    from PIL import Image
+
+    image = Image.open(out).convert("RGB")
+    assert image.size == (2550, 3300) or image.size == (2550, 3301)
+    assert (255, 0, 255) in {image.getpixel((x, y)) for x in range(0, 2550, 3) for y in range(300, 1500, 3)}
+
+
+def test_hexagon_tokens_are_cut_as_regular_hexagons_in_both_files(five, tmp_path):
+    manifest = five / "game.toml"
+    manifest.write_text(manifest.read_text().replace('shape = "circle"', 'shape = "hexagon"'))
+    result = _build(five, tmp_path, "silhouette", "a4")
+    assert [f for f in result.findings if f.severity == "error"] == []
+    hexagons = []
+    for path in sorted((tmp_path / "cut").glob("*.svg")):
+        for d in svg_paths(path)["cut"]:
+            points, arcs = parse_path(d)
+            if not arcs:
+                hexagons.append(points[:-1])
+    assert len(hexagons) == 10  # the tiny game's ten coins
+    for points in hexagons:
+        assert len(points) == 6
+        cx, cy = sum(p[0] for p in points) / 6, sum(p[1] for p in points) / 6
+        assert all(math.hypot(x - cx, y - cy) == pytest.approx(20 / math.sqrt(3), abs=1e-3) for x, y in points)
+        assert max(p[0] for p in points) - min(p[0] for p in points) == pytest.approx(20.0, abs=1e-3)  # across flats
+    dxf = [e for path in sorted((tmp_path / "cut").glob("*.dxf")) for e in ezdxf.readfile(path).modelspace()
+           if e.dxftype() == "LWPOLYLINE" and len(e) == 6]
+    assert len(dxf) == 10 and all(e.closed for e in dxf)
