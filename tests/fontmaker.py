@@ -33,7 +33,8 @@ def subset_font(face: str, dest: Path, chars: str, family: str) -> Path:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted({ord(c) for c in chars + " "}))
     subsetter.subset(font)
-    style = "Bold" if "bold" in face else "Regular"
+    style = {"": "Regular", "-bold": "Bold", "-italic": "Italic", "-bold-italic": "BoldItalic"}[
+        face[len(face.split("-")[0]):]]
     for record in font["name"].names:
         if record.nameID in (1, 4, 6, 16):
             record.string = f"{family}-{style}" if record.nameID == 6 else f"{family} {style}"

@@ -80,7 +80,7 @@ def test_bold_and_regular_runs_render_in_their_faces(built, tmp_path):
     def ink(ch) -> float:
         box = tuple(round(v * 300 / 72) for v in (ch["x0"], ch["top"], ch["x1"], ch["bottom"]))
         region = image.crop((box[0], box[1], box[2], box[3]))
-        return sum(255 - p for p in region.getdata()) / (255 * region.size[0] * region.size[1])
+        return sum(255 - p for p in region.tobytes()) / (255 * region.size[0] * region.size[1])
 
     bold_t = [ink(ch) for ch in chars if ch["text"] == "t"]
     regular = ink(next(ch for ch in chars if ch["text"] == "3"))
@@ -144,3 +144,20 @@ def test_bad_fonts_and_markup_are_located_findings_in_check_and_build(case, tmp_
         assert not (tmp_path / "out" / "fonty" / "fonty-cards.pdf").exists()  # an error writes nothing
     else:
         assert (tmp_path / "out" / "fonty" / "fonty-cards.pdf").exists()  # a warning: the draft prints
+
+
+def test_two_fonts_of_one_postscript_name_are_an_error(tmp_path):
+    """A viewer or printer that caches embedded fonts by name would draw one for the other."""
+    from fontTools.ttLib import TTFont
+
+    from pnp.validate.check import check_game
+
+    game = make_font_game(tmp_path / "fonty")
+    dragon = TTFont(str(game / "fonts" / "Dragon.ttf"))
+    dragon["name"].setName("PnpTestBody-Regular", 6, 3, 1, 0x409)
+    dragon["name"].setName("PnpTestBody-Regular", 6, 1, 0, 0)
+    dragon.save(str(game / "fonts" / "Dragon.ttf"))
+    _, findings = check_game(GameSource(game, "fonty", game / "templates", "fonty/templates"))
+    assert [(f.rule, f.location) for f in findings if f.severity == "error"] == [
+        ("font.file", "fonty/game.toml:30 (fonts.cjk.regular)")]
+    assert "same PostScript name 'PnpTestBody-Regular'" in findings[0].message
