@@ -77,3 +77,33 @@ def dragon_font(dest: Path, family: str = "PnpTestDragon") -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     fb.save(str(dest))
     return dest
+
+
+def cff_font(dest: Path, family: str = "PnpTestCff") -> Path:
+    """Write an OpenType font with PostScript (CFF) outlines, which reportlab cannot embed as
+    TrueType: a space and a square for ``A``."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    def glyph(square: bool):
+        pen = T2CharStringPen(500, None)
+        if square:
+            pen.moveTo((50, 0))
+            pen.lineTo((50, 700))
+            pen.lineTo((450, 700))
+            pen.lineTo((450, 0))
+            pen.closePath()
+        return pen.getCharString()
+
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder([".notdef", "space", "A"])
+    fb.setupCharacterMap({0x20: "space", 0x41: "A"})
+    fb.setupCFF(family, {"FullName": family}, {".notdef": glyph(True), "space": glyph(False), "A": glyph(True)}, {})
+    fb.setupHorizontalMetrics({".notdef": (500, 50), "space": (500, 0), "A": (500, 50)})
+    fb.setupHorizontalHeader(ascent=880, descent=-120)
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=880, sTypoDescender=-120, usWinAscent=880, usWinDescent=120, fsType=0)
+    fb.setupPost()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fb.save(str(dest))
+    return dest

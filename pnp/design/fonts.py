@@ -134,10 +134,6 @@ class FontSet:
         """The game's own families, in the order game.toml gives them."""
         return [f for f in self.families.values() if f.key]
 
-    def files(self) -> list[Path]:
-        """The font files the game's own families name."""
-        return sorted({face.path for f in self.own() for face in f.faces if isinstance(face, FaceFile)})
-
 
 BUNDLED = FontSet()
 """The fonts of a game without ``[fonts]``."""

@@ -18,7 +18,6 @@ from ..core.files import game_files, write_atomic
 from ..core.findings import Finding
 from ..core.units import Size, paper
 from ..design.fonts import FONT_FILES, font_dir
-from ..design.layouts import game_fonts
 from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
 from ..model.game import Game
 from ..model.games import GameSource
@@ -183,9 +182,9 @@ class OutputJob:
         return [p for p in self.template_files() if p.name != "boards.toml" and not p.name.endswith(".j2")]
 
     def font_files(self) -> list[Path]:
-        """The font files every drawing may use: the bundled faces and the game's own."""
-        bundled = sorted(font_dir() / name for name in FONT_FILES.values())
-        return bundled + (game_fonts(self.game).files() if "fonts" in self.game.manifest else [])
+        """The bundled font files every drawing may use (a game's own fonts lie in its folder,
+        among :meth:`data_files`)."""
+        return sorted(font_dir() / name for name in FONT_FILES.values())
 
 
 class Output(Protocol):

@@ -17,6 +17,7 @@ from pnp.pipeline.build import BuildJob, run_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fontgame import GAME_TOML, MIXED, make_font_game  # noqa: E402
+from fontmaker import cff_font  # noqa: E402
 from pdfwalk import fonts as font_uses  # noqa: E402
 
 
@@ -119,6 +120,9 @@ BAD_CASES = {
                      ("error", "font.file", "fonty/game.toml:26 (fonts.body.bold)"), "no font file fonty/fonts/Body-Blod.ttf"),
     "corrupt font": (GAME_TOML.replace("fonts/Dragon.ttf", "fonts/Broken.ttf"), MIXED,
                      ("error", "font.file", "fonty/game.toml:30 (fonts.cjk.regular)"), "is not a usable TrueType font"),
+    "PostScript outlines": (GAME_TOML.replace("fonts/Symbols.ttf", "fonts/Cff.otf"), MIXED,
+                            ("error", "font.file", "fonty/game.toml:33 (fonts.symbols.regular)"),
+                            "'fonts/Cff.otf' has PostScript (CFF) outlines"),
     "character no face has": (GAME_TOML.replace(', "symbols"]', "]"), MIXED,
                               ("warning", "preflight.missing-glyph", "fonty/cards.csv:2:2 (text)"),
                               "the fonts body and cjk have no glyph for '—' (U+2014), '★' (U+2605)"),
@@ -136,6 +140,7 @@ def test_bad_fonts_and_markup_are_located_findings_in_check_and_build(case, tmp_
     game_toml, text, where, message = BAD_CASES[case]
     game = make_font_game(tmp_path / "fonty", text=text, game_toml=game_toml)
     (game / "fonts" / "Broken.ttf").write_bytes(b"\x00\x01\x00\x00" + b"not a font at all" * 20)
+    cff_font(game / "fonts" / "Cff.otf")
     check, build = runs(game, tmp_path / "out")
     assert placed(check.findings) == placed(build.findings)
     hits = [f for f in check.findings if (f.severity, f.rule, f.location) == where]
