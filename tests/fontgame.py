@@ -65,14 +65,27 @@ size = 20
 """
 
 
+_FONTS: dict[str, bytes] = {}
+"""The fonts' bytes, made once per test process."""
+
+
+def _fonts(scratch: Path) -> dict[str, bytes]:
+    if not _FONTS:
+        made = {"Body-Regular.ttf": subset_font("serif", scratch / "Body-Regular.ttf", LATIN, "PnpTestBody"),
+                "Body-Bold.ttf": subset_font("serif-bold", scratch / "Body-Bold.ttf", LATIN, "PnpTestBody"),
+                "Symbols.ttf": subset_font("sans", scratch / "Symbols.ttf", "—★", "PnpTestSymbols"),
+                "Dragon.ttf": dragon_font(scratch / "Dragon.ttf")}
+        _FONTS.update({name: path.read_bytes() for name, path in made.items()})
+    return _FONTS
+
+
 def make_font_game(root: Path, text: str = MIXED, game_toml: str = GAME_TOML) -> Path:
     """Write the game into ``root`` (a new folder) with its card saying ``text``; returns it."""
     root.mkdir(parents=True)
     fonts = root / "fonts"
-    subset_font("serif", fonts / "Body-Regular.ttf", LATIN, "PnpTestBody")
-    subset_font("serif-bold", fonts / "Body-Bold.ttf", LATIN, "PnpTestBody")
-    subset_font("sans", fonts / "Symbols.ttf", "—★", "PnpTestSymbols")
-    dragon_font(fonts / "Dragon.ttf")
+    fonts.mkdir()
+    for name, data in _fonts(fonts).items():
+        (fonts / name).write_bytes(data)
     (root / "game.toml").write_text(game_toml, encoding="utf-8")
     quoted = text.replace('"', '""')
     (root / "cards.csv").write_text(f'id,text,copies\nattack,"{quoted}",1\n', encoding="utf-8")
