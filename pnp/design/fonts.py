@@ -116,13 +116,15 @@ class FontSet:
 
     def resolve(self, font: str) -> tuple[Family, int] | None:
         """(family, style) a font name means: a family (``body``: its regular face) or a family
-        with a style suffix (``sans-bold``, ``body-bold-italic``); None for no such font."""
+        with the suffix of a style it has a face for (``sans-bold``, ``body-bold-italic``); None
+        for no such font (``serif-bold-italic``: DejaVu Serif has no bold italic here)."""
         if font in self.families:
             return self.families[font], 0
         for style in (3, 1, 2):
             suffix = SUFFIXES[style]
-            if font.endswith(suffix) and font[:-len(suffix)] in self.families:
-                return self.families[font[:-len(suffix)]], style
+            family = self.families.get(font[:-len(suffix)]) if font.endswith(suffix) else None
+            if family is not None and family.faces[style] is not None:  # a face the family has
+                return family, style
         return None
 
     def names(self) -> list[str]:
