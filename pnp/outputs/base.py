@@ -182,8 +182,7 @@ class OutputJob:
         return [p for p in self.template_files() if p.name != "boards.toml" and not p.name.endswith(".j2")]
 
     def font_files(self) -> list[Path]:
-        """The bundled font files every drawing may use (a game's own fonts lie in its folder,
-        among :meth:`data_files`)."""
+        """The font files every drawing may use."""
         return sorted(font_dir() / name for name in FONT_FILES.values())
 
 
