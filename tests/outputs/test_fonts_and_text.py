@@ -166,3 +166,24 @@ def test_two_fonts_of_one_postscript_name_are_an_error(tmp_path):
     assert [(f.rule, f.location) for f in findings if f.severity == "error"] == [
         ("font.file", "fonty/game.toml:30 (fonts.cjk.regular)")]
     assert "same PostScript name 'PnpTestBody-Regular'" in findings[0].message
+
+
+def test_the_rulebook_draws_what_dejavu_lacks_in_the_games_fonts(tmp_path):
+    """The rulebook is DejaVu Sans; 龍 and a bold 龍 come from the game's CJK family, and a
+    character no font has is still reported."""
+    from pnp.model.load import load_game
+    from pnp.outputs.rulebook import build_rulebook
+
+    game_dir = make_font_game(tmp_path / "fonty")
+    (game_dir / "templates" / "rulebook.md.j2").write_text("# Fonty\n\nThe dragon 龍 and **龍 bold** \u0e01.\n",
+                                                             encoding="utf-8")
+    game = load_game(game_dir, "fonty")
+    result = build_rulebook(game, GameSource(game_dir, "fonty", game_dir / "templates", "fonty/templates"),
+                            tmp_path / "out", "letter", False)
+    with pdfplumber.open(result.files[0]) as pdf:
+        faces = [(ch["text"], ch["fontname"].split("+", 1)[-1]) for ch in pdf.pages[0].chars if ch["text"].strip()]
+    assert [f for c, f in faces if c == "龍"] == ["PnpTestDragon", "PnpTestDragon"]
+    assert {f for c, f in faces if c == "g"} == {"DejaVuSans"}  # "dragon": the rulebook face
+    assert [u for u in font_uses(result.files[0]) if not u.embedded] == []
+    glyphs = [f for f in result.findings if f.rule == "preflight.missing-glyph"]
+    assert len(glyphs) == 1 and "'\u0e01' (U+0E01)" in glyphs[0].message and "龍" not in glyphs[0].message

@@ -15,7 +15,7 @@ from pathlib import Path
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
-from ...design.layouts import undefined_layout
+from ...design.layouts import game_fonts, undefined_layout
 from ...model.context import piece_context
 from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece
@@ -369,6 +369,10 @@ class ImageResolver:
                 lambda c: draw_icon(renderer, c, name, 0, 0, height, Piece("rulebook", {}, "rulebook")),
                 width, height, ICON_DPI)
         return self._icons[key]
+
+    def fonts(self):
+        """The game's fonts (:func:`pnp.design.layouts.game_fonts`); None without a game."""
+        return game_fonts(self.template.game) if self.template is not None else None
 
     def colors(self) -> dict[str, str]:
         """The game's palette (``[colors]`` of game.toml), for colour spans; none without a game."""

@@ -19,6 +19,7 @@ from ...render.elements.text import ICON_EM, ICON_LIKE_RE
 from ...core.suggest import did_you_mean
 from ...render.preflight import icon_unknown, markup_problem, missing_glyph
 from .images import ImageItem, PlacedImage, image_flow_class
+from .fallback import RulebookFonts
 from .inline import has_pictures_in_text, paragraph_with_pictures
 from .markup import (BACK_COVER_MARKER, LINE_BREAK, RulebookError, inline_markup, marker_text, plain_text, plain_block,
                      short_text, width_spec)
@@ -51,7 +52,7 @@ class MarkdownStory:
                  drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
                  icon: Callable[[str, float], str] | None = None,
                  locate: Callable[..., Location] | None = None, colors: dict[str, str] | None = None,
-                 picture: Callable[[PlacedImage, float, float], str] | None = None):
+                 picture: Callable[[PlacedImage, float, float], str] | None = None, font_set=None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
         empties at the start of each layout pass so that only the final pass's remain.
@@ -60,7 +61,8 @@ class MarkdownStory:
         ``text`` (and ``more`` on the same line): the file and line a finding points at.
         ``colors`` is the game's palette, for ``[text](color:NAME)``; ``picture(image, size,
         frame width)`` gives the markup of a picture drawn inside a paragraph of text at ``size`` pt
-        (without it, pictures always stand in a row of their own)."""
+        (without it, pictures always stand in a row of their own). ``font_set`` is the game's
+        FontSet, whose families draw what DejaVu Sans lacks (:mod:`.fallback`)."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -77,6 +79,7 @@ class MarkdownStory:
         self.icon = icon
         self.colors = colors or {}
         self.picture = picture
+        self.fonts = RulebookFonts(font_set)
         self._known_icons: list[str] | None = None
         self._icons_reported: set[str] = set()
         self.section = ""
@@ -85,7 +88,9 @@ class MarkdownStory:
 
     # -- text --------------------------------------------------------------------------------
     def _check_glyphs(self, text: str, font: str = "sans") -> None:
-        lacking = [ch for ch in fonts.missing(font, text.replace(LINE_BREAK, " ")) if ch not in self._glyph_seen]
+        text = text.replace(LINE_BREAK, " ")
+        found = self.fonts.missing(text) if font == "sans" else fonts.missing(font, text)
+        lacking = [ch for ch in found if ch not in self._glyph_seen]
         if lacking:
             self._glyph_seen.update(lacking)
             self.findings.append(missing_glyph(self.locate(lacking[0]), "the rulebook font", lacking,
@@ -103,10 +108,10 @@ class MarkdownStory:
                     self._icons_reported.add(name)
                     self.findings.append(icon_unknown(self.locate(f":{name}:"), name, self._icon_names()))
                 continue
-            out.append(inline_markup(text[pos:m.start()]))
+            out.append(self.fonts.markup(text[pos:m.start()]))
             out.append(self.icon(name, size * ICON_EM))
             pos = m.end()
-        out.append(inline_markup(text[pos:]))
+        out.append(self.fonts.markup(text[pos:]))
         return "".join(out)
 
     def span_color(self, name: str) -> str | None:
