@@ -162,8 +162,9 @@ class FontBook:
 
     def runs(self, chain: tuple[str, ...], text: str) -> tuple[tuple[str, str], ...]:
         """``text`` as runs (face, text): each character in the first face of ``chain`` that has
-        it; spaces, and characters no face has, stay with the run they are in (a character no
-        face has is drawn in the first face, and reported by :meth:`missing`)."""
+        it, spaces in the first face (so a word space is as wide whatever it follows);
+        characters no face has stay with the run they are in (drawn in a face that lacks them,
+        and reported by :meth:`missing`)."""
         key = (chain, text)
         found = self._runs.get(key)
         if found is not None:
@@ -176,8 +177,9 @@ class FontBook:
             out: list[list] = []
             for ch in text:
                 code = ord(ch)
-                face = next((f for f, have in zip(chain, sets) if code in have), None)
-                if face is None or ch == " ":
+                face = chain[0] if ch == " " and code in first else \
+                    next((f for f, have in zip(chain, sets) if code in have), None)
+                if face is None:
                     face = out[-1][0] if out else chain[0]
                 if out and out[-1][0] == face:
                     out[-1][1] += ch
