@@ -162,3 +162,17 @@ def test_every_reader_is_documented_and_claims_its_suffixes():
     for name, reader in READERS.items():
         assert reader.name == name and reader.suffixes and all(s.startswith(".") for s in reader.suffixes)
         assert name.upper() in text or documented(name, text)
+
+
+# -- fonts and inline markup ---------------------------------------------------------------------
+
+
+def test_every_font_setting_and_markup_form_is_in_the_fonts_docs():
+    from pnp.design.fonts import FAMILY_KEYS
+
+    text = (DOCS / "fonts-and-text.md").read_text(encoding="utf-8")
+    assert sorted(k for k in FAMILY_KEYS if not documented(k, text)) == []
+    forms = ["`**Attack**`", "`*once*`", "`***Now***`", "`[Fire](color:red)`", "`\\ `", "`\\*`", "`\\[`",
+             "`font.file`", "`font.setting`", "`preflight.markup`", "`preflight.missing-glyph`"]
+    assert [f for f in forms if f not in text] == []
+    assert "docs/fonts-and-text.md" in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -29,7 +29,7 @@ from ..model.game import Game
 from ..model.pieces import CardInstance, card_instances
 from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
 from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
-from .fonts import FONT_FILES
+from .fonts import BUNDLED, FontSet, read_fonts
 
 STAMP_POSITIONS = ("safe-bottom-right", "safe-bottom-left", "safe-bottom-center", "slug", "off")
 """Where a layout's version stamp goes: a bottom corner or the bottom middle of the safe zone,
@@ -132,6 +132,8 @@ class LayoutSet:
     files: dict[str, TomlFile] = field(default_factory=dict, repr=False, compare=False)
     """``layouts.NAME`` / ``icons.NAME`` -> the file that defines it (boards.toml can draw the
     layouts and icons of layouts.toml)."""
+    fonts: FontSet = field(default_factory=lambda: BUNDLED, repr=False, compare=False)
+    """The fonts the designs may name: the bundled ones and the game's ``[fonts]``."""
 
     def location(self, key: str | None) -> Location:
         """Where ``key`` is written (a dotted key such as ``layouts.card.boxes.title.fill``,
@@ -182,7 +184,7 @@ class IconTable(Struct, forbid_unknown_fields=True):
     stroke: str = "black"
     label: str = ""
     label_color: str = "black"
-    font: Literal[tuple(FONT_FILES)] = "sans-bold"  # type: ignore[valid-type]
+    font: str = "sans-bold"
     image: Union[str, None] = None
     label_scale: Annotated[float, Meta(gt=0, le=2)] = 0.5
 
@@ -266,7 +268,7 @@ def _check_settings(props: dict, file: TomlFile, key: str) -> None:
 
 
 def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
-                 filename: str = LAYOUTS_FILE) -> LayoutSet:
+                 filename: str = LAYOUTS_FILE, fonts: FontSet = BUNDLED) -> LayoutSet:
     """Read ``filename`` (default ``layouts.toml``) in ``template_dir``, resolving ``extends``.
 
     Board and token designs use the same format in ``boards.toml``. Raises LayoutError naming
@@ -302,9 +304,10 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                          hint=f'write [icons.{name}] with shape = "circle", fill = ..., label = ...')
         icon = check(spec, IconTable, file, where, LayoutError, what="icon setting", rule="layout.file", choices={
             "shape": lambda value: (f"shape {value!r} is not one of {', '.join(SHAPES)}",
-                                    did_you_mean(value, SHAPES) or None),
-            "font": lambda value: (f"unknown font {value!r}", did_you_mean(value, FONT_FILES, "fonts: "
-                                                                            + ", ".join(FONT_FILES)))})
+                                    did_you_mean(value, SHAPES) or None)})
+        if fonts.resolve(icon.font) is None:
+            raise _error(file, f"{where}.font", f"unknown font {icon.font!r}",
+                         did_you_mean(icon.font, fonts.names(), "fonts: " + ", ".join(fonts.names())))
         icons[name] = Icon(name=name, **{k: getattr(icon, k) for k in icon.__struct_fields__})
     resolved: dict[str, Layout] = {}
 
@@ -404,7 +407,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         resolved[name] = Layout(name, merged.get("background"), boxes,
                                 merged.get("background_origin", name), merged.get("stamp") or top.stamp)
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
-    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files)
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files, fonts=fonts)
 
 
 def undefined_layout(game: Game, comp, row, kind: str, name: str, layouts: LayoutSet) -> Finding:
@@ -449,7 +452,14 @@ def drawable_cards(game: Game, layouts: LayoutSet) -> tuple[list[CardInstance], 
 def game_layouts(game: Game, source: GameSource) -> LayoutSet:
     """The card layouts of ``game``: ``layouts.toml`` in its templates folder (``source``).
     Raises LayoutError naming the file and key."""
-    return load_layouts(source.templates_dir, source.layouts_display, game.manifest.get("colors", {}))
+    return load_layouts(source.templates_dir, source.layouts_display, game.manifest.get("colors", {}),
+                        fonts=game_fonts(game))
+
+
+def game_fonts(game: Game) -> FontSet:
+    """The fonts ``game``'s designs may name (its ``[fonts]`` problems are reported by
+    ``pnp check``'s font check and left out of the set)."""
+    return read_fonts(game)[0] if "fonts" in game.manifest else BUNDLED
 
 
 def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
@@ -460,9 +470,10 @@ def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
     folder, display_dir = source.templates_dir, source.templates_display
     if not (folder / BOARDS_FILE).is_file():
         return None
-    boards = load_layouts(folder, f"{display_dir}/{BOARDS_FILE}", colors, filename=BOARDS_FILE)
+    fonts = game_fonts(game)
+    boards = load_layouts(folder, f"{display_dir}/{BOARDS_FILE}", colors, filename=BOARDS_FILE, fonts=fonts)
     if (folder / LAYOUTS_FILE).is_file():
-        cards = load_layouts(folder, source.layouts_display, colors)
+        cards = load_layouts(folder, source.layouts_display, colors, fonts=fonts)
         boards.icons = {**cards.icons, **boards.icons}
         boards.layouts = {**cards.layouts, **boards.layouts}
         boards.files = {**{k: v for k, v in cards.files.items() if k}, **boards.files}

@@ -33,8 +33,26 @@ def missing_glyph(where: Location | str, face: str, chars: Iterable[str], hint: 
                   piece: str = "") -> Finding:
     """``preflight.missing-glyph``: ``face`` (``the font sans``) has no glyph for ``chars``,
     which print as empty boxes."""
-    return _finding("warning", "preflight.missing-glyph", where, f"{face} has no glyph for {glyph_names(chars)}",
+    verb = "have" if face.startswith("the fonts ") else "has"
+    return _finding("warning", "preflight.missing-glyph", where, f"{face} {verb} no glyph for {glyph_names(chars)}",
                     hint, piece)
+
+
+def markup_problem(where: Location | str, text: str, problems: Iterable[str], font: str = "",
+                   missing_styles: Iterable[str] = (), piece: str = "", hint: str = "") -> Finding:
+    """``preflight.markup``: the inline markup of ``text`` (docs/fonts-and-text.md) cannot be
+    read as written (``problems``: a ``**`` never closed, a colour that is none), so that part
+    prints as typed; or it asks for styles (``bold``) that ``font``'s family has no face for,
+    which print in its nearest face."""
+    said = list(problems)
+    styles = list(missing_styles)
+    if styles:
+        said.append(f"the font {font} has no {' or '.join(styles)} face, so that text prints in its nearest face")
+    shown = text if len(text) <= 60 else text[:59] + "…"
+    return _finding("warning", "preflight.markup", where, "; ".join(said) + f": {shown!r}",
+                    hint or ("write \\* for an asterisk that is not markup; **bold**, *italic* and "
+                             "[text](color:NAME) must each be closed" if problems else
+                             "give the family that face in [fonts] of game.toml"), piece)
 
 
 def right_to_left(where: Location | str, piece: str = "") -> Finding:

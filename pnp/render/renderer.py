@@ -25,7 +25,7 @@ from ..design.stamp import face_hash, stamp_text
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
-from .fonts import register
+from .fonts import FontBook
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
 from .stamp import draw_stamp, slug_finding, slug_room
@@ -86,6 +86,8 @@ class Renderer:
         self.footprints: list[Footprint] | None = None
         """Where the boxes of the piece being drawn put ink, in drawing order (:mod:`.overlap`)."""
         self._widths: dict[tuple[str, str], float] = {}
+        self.fonts = FontBook(layouts.fonts)
+        """The game's fonts: fallback chains, runs and widths (cached)."""
 
     def note(self, key: tuple[str, str, str], finding: Finding) -> None:
         """Add ``finding`` unless one with the same ``key`` (piece, place, kind) was added."""
@@ -94,13 +96,12 @@ class Renderer:
             self.findings.append(finding)
 
     def text_width(self, font: str, text: str) -> float:
-        """Width of ``text`` in font ``font`` at 1 pt (cached)."""
+        """Width of ``text`` in font ``font`` (a bundled face or a game's font, with its
+        fallbacks) at 1 pt (cached)."""
         key = (font, text)
         width = self._widths.get(key)
         if width is None:
-            from reportlab.pdfbase.pdfmetrics import stringWidth
-
-            width = stringWidth(text, register(font), 1.0)
+            width = self.fonts.text_width(font, text)
             self._widths[key] = width
         return width
 

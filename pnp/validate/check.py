@@ -19,6 +19,7 @@ from ..core.findings import Finding, sort_key
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import GameDataErrors, LoadOptions, load_game
+from .fonts import check_fonts
 from .layout_check import check_art_paths
 from .rules_keys import check_rules_keys
 from .rulesfile import load_rulebook
@@ -154,6 +155,7 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     findings += check_rules_keys(game, book, source.templates_dir)
     files = [f"{game.display_root}/game.toml", book.display] + [c.table_name for c in game if c.table_name]
     findings += check_art_paths(game, draft)
+    findings += check_fonts(game)
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     n_rules += len(SHEET_RULES) if any(c.sheet for c in game) else 0

@@ -15,7 +15,7 @@ from pathlib import Path
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
-from ...design.layouts import undefined_layout
+from ...design.layouts import game_fonts, undefined_layout
 from ...model.context import piece_context
 from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece
@@ -32,6 +32,8 @@ from .markup import RulebookError
 ICON_DPI = 600
 """Resolution of an icon drawn inline in rulebook text (twice the print norm: icons are small
 and sharp-edged)."""
+PICTURE_EM = 1.05
+"""A picture inside a line of text without a width is this many ems high, as an inline icon."""
 
 
 class ImageItem:
@@ -222,6 +224,63 @@ def image_flow_class():
     return ImageFlow
 
 
+def picture_stack_class():
+    from reportlab.platypus import Flowable
+
+    class PictureStack(Flowable):
+        """Pictures of fixed sizes (pt) one above the other, ``gap`` apart, drawn as they are
+        drawn alone (vectors stay vectors): the pictures a paragraph's text flows beside. A
+        raster printed below PRINT_DPI is a ``preflight.low-resolution`` warning in ``findings``."""
+
+        def __init__(self, pictures: list[tuple[PlacedImage, float, float]], gap: float,
+                     findings: list[Finding] | None = None, where: Callable[[str], Location] | None = None):
+            super().__init__()
+            self.pictures, self.gap, self.findings, self.where = pictures, gap, findings, where
+            self.width = max(w for _, w, _ in pictures)
+            self.height = sum(h for _, _, h in pictures) + gap * (len(pictures) - 1)
+
+        def wrap(self, avail_w, avail_h):
+            return self.width, self.height
+
+        def _restrictSize(self, avail_w, avail_h):  # what ImageAndFlowables asks of its picture
+            return self.width, self.height
+
+        def _unRestrictSize(self):  # the size is fixed: nothing to undo
+            pass
+
+        def draw(self):
+            y = self.height
+            for im, w, h in self.pictures:
+                y -= h
+                im.item.draw(self.canv, self.width - w, y, w, h)
+                if isinstance(im.item, RasterItem) and self.findings is not None and \
+                        im.item.px[0] / (w / 72) < PRINT_DPI - 0.5:
+                    self.findings.append(low_resolution(
+                        self.where(im.label) if self.where else "", im.label, im.item.px[0] / (w / 72), PRINT_DPI,
+                        here=False, hint=f"supply at least {int(w / 72 * PRINT_DPI + 0.999)} px across, "
+                        "or ask for a smaller width"))
+                y -= self.gap
+
+    return PictureStack
+
+
+def picture_size(placed: PlacedImage, size: float, frame_w: float) -> tuple[float, float]:
+    """(width, height) pt of a picture inside a paragraph of ``size`` pt text: the width the
+    Markdown asks for, else a line high (PICTURE_EM ems, as an inline icon); never wider than
+    ``frame_w``."""
+    item = placed.item
+    if placed.spec is not None:
+        kind, value = placed.spec
+        width = value if kind == "abs" else value * frame_w
+        height = item.height * width / item.width
+    else:
+        height = size * PICTURE_EM
+        width = item.width * height / item.height
+    if width > frame_w:
+        width, height = frame_w, height * frame_w / width
+    return width, height
+
+
 class ImageResolver:
     """Turns a Markdown image target into an ImageItem: ``card:component/row[#back]`` draws a
     card of the game; any other target is a PNG, JPEG or SVG file relative to the templates
@@ -244,6 +303,7 @@ class ImageResolver:
         self._renderer: Renderer | None = None
         self._cache: dict[str, ImageItem] = {}
         self._icons: dict[tuple[str, float], str] = {}
+        self._pictures: dict[tuple[str, float, float], str] = {}
         self._scratch: Path | None = None
 
     def __call__(self, src: str) -> ImageItem:
@@ -305,20 +365,53 @@ class ImageResolver:
         if key not in self._icons:
             renderer = self.renderer()
             width = icon_width(renderer, name, height)
-            buf = io.BytesIO()
-            c = new_canvas(buf, Size(width, height), scratch=True, image_dpi=ICON_DPI)
-            draw_icon(renderer, c, name, 0, 0, height, Piece("rulebook", {}, "rulebook"))
-            c.showPage()
-            c.save()
-            png = pdf_to_png(buf.getvalue(), dpi=ICON_DPI, transparent=True)
-            if self._scratch is None:
-                self._scratch = Path(tempfile.mkdtemp(prefix="pnp-icons-"))
-            # platypus reads an inline picture from a file when the paragraph is parsed; the
-            # PDF embeds its pixels, not the name
-            path = self._scratch / f"icon-{len(self._icons)}.png"
-            path.write_bytes(png)
-            self._icons[key] = f'<img src="{path}" width="{width:.2f}" height="{height:.2f}" valign="middle"/>'
+            self._icons[key] = self._inline_png(
+                lambda c: draw_icon(renderer, c, name, 0, 0, height, Piece("rulebook", {}, "rulebook")),
+                width, height, ICON_DPI)
         return self._icons[key]
+
+    def fonts(self):
+        """The game's fonts (:func:`pnp.design.layouts.game_fonts`); None without a game."""
+        return game_fonts(self.template.game) if self.template is not None else None
+
+    def colors(self) -> dict[str, str]:
+        """The game's palette (``[colors]`` of game.toml), for colour spans; none without a game."""
+        t = self.template
+        return dict(t.game.manifest.get("colors", {})) if t is not None else {}
+
+    def picture(self, placed: PlacedImage, width: float, height: float) -> str:
+        """Paragraph markup drawing ``placed`` inside a line of text, ``width`` x ``height`` pt
+        (:func:`picture_size`): drawn as it is drawn on its own and rasterised, since a picture
+        inside text must be a raster (at ICON_DPI up to an inch wide, PRINT_DPI above). A raster
+        that prints below PRINT_DPI there is a ``preflight.low-resolution`` warning."""
+        item = placed.item
+        key = (placed.label, round(width, 2), round(height, 2))
+        if key not in self._pictures:
+            if isinstance(item, RasterItem) and item.px[0] / (width / 72) < PRINT_DPI - 0.5:
+                self.findings.append(low_resolution(
+                    self.locate(placed.label), placed.label, item.px[0] / (width / 72), PRINT_DPI, here=False,
+                    hint=f"supply at least {int(width / 72 * PRINT_DPI + 0.999)} px across, or ask for a smaller width"))
+            self._pictures[key] = self._inline_png(lambda c: item.draw(c, 0, 0, width, height), width, height,
+                                                   ICON_DPI if width <= 72 else PRINT_DPI)
+        return self._pictures[key]
+
+    def _inline_png(self, draw: Callable, width: float, height: float, dpi: int) -> str:
+        """``<img>`` markup of what ``draw(canvas)`` draws in ``width`` x ``height`` pt, as a
+        transparent PNG at ``dpi`` kept in a scratch folder until :meth:`close`, centred on the
+        line."""
+        buf = io.BytesIO()
+        c = new_canvas(buf, Size(width, height), scratch=True, image_dpi=dpi)
+        draw(c)
+        c.showPage()
+        c.save()
+        png = pdf_to_png(buf.getvalue(), dpi=dpi, transparent=True)
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="pnp-icons-"))
+        # platypus reads an inline picture from a file when the paragraph is parsed; the
+        # PDF embeds its pixels, not the name
+        path = self._scratch / f"icon-{len(self._icons) + len(self._pictures)}.png"
+        path.write_bytes(png)
+        return f'<img src="{path}" width="{width:.2f}" height="{height:.2f}" valign="middle"/>'
 
     def close(self) -> None:
         """Remove the icon pictures written while the rulebook was laid out."""

@@ -85,7 +85,8 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     icons = resolver if isinstance(resolver, ImageResolver) else None
     story_maker = MarkdownStory(styles, style, frame_w, frame_h, resolver or no_images, display, findings, drawn,
                                 icon_names=icons.icon_names if icons else list, icon=icons.icon if icons else None,
-                                locate=icons.locate if icons else None)
+                                locate=icons.locate if icons else None, colors=icons.colors() if icons else None,
+                                picture=icons.picture if icons else None, font_set=icons.fonts() if icons else None)
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     tree = SyntaxTreeNode(parser.parse(markdown))
     story = story_maker.blocks(tree.children)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...core.errors import PnpError
 from ...core.units import parse_length
+from xml.sax.saxutils import escape as xml_escape
 
 LINE_BREAK = "\u2028"
 """A line break inside one paragraph or table cell. A line break in a CSV cell prints as this
@@ -87,3 +88,42 @@ def width_spec(text: str) -> tuple[str, float]:
     if value <= 0:
         raise ValueError(f"width {text!r} must be greater than zero")
     return "abs", value
+
+
+def marker_text(node) -> str:
+    """The text of a paragraph node that may be a marker (``[TOC]``, ``[BACK COVER]``), else ""."""
+    if node is None or node.type != "paragraph" or not node.children:
+        return ""
+    return plain_text(node.children[0]).strip()
+
+
+def plain_text(node) -> str:
+    """The text of an inline node and its children, without markup."""
+    if node.type in ("text", "code_inline"):
+        return node.content
+    if node.type in ("softbreak",):
+        return " "
+    if node.type == "hardbreak":
+        return "\n"
+    return "".join(plain_text(c) for c in node.children)
+
+
+def plain_block(node) -> str:
+    """The text of a block node and its children, without markup."""
+    if node.type == "inline":
+        return plain_text(node)
+    return node.content if not node.children else " ".join(plain_block(c) for c in node.children)
+
+
+def short_text(text: str, limit: int = 40) -> str:
+    """``text`` on one line, cut after a whole word with an ellipsis when longer than ``limit``
+    characters."""
+    text = " ".join(text.replace(LINE_BREAK, " ").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit] + "\u2026"
+
+
+def inline_markup(text: str) -> str:
+    return xml_escape(text).replace(LINE_BREAK, "<br/>")

@@ -16,9 +16,13 @@ from ...core.findings import Finding
 from ...core.units import MM
 from ...render import fonts
 from ...render.elements.text import ICON_EM, ICON_LIKE_RE
-from ...render.preflight import icon_unknown, missing_glyph
+from ...core.suggest import did_you_mean
+from ...render.preflight import icon_unknown, markup_problem, missing_glyph
 from .images import ImageItem, PlacedImage, image_flow_class
-from .markup import BACK_COVER_MARKER, LINE_BREAK, RulebookError, width_spec
+from .fallback import RulebookFonts
+from .inline import has_pictures_in_text, paragraph_with_pictures
+from .markup import (BACK_COVER_MARKER, LINE_BREAK, RulebookError, inline_markup, marker_text, plain_text, plain_block,
+                     short_text, width_spec)
 from .pagination import back_cover_mark_class, contents_class, splitting_table_class
 from .styles import RulebookStyle
 
@@ -40,45 +44,6 @@ BLOCKS = {
 _TOC_RE = re.compile(r"^\[TOC(?: ([12]))?\]$")
 
 
-def _marker(node) -> str:
-    """The text of a paragraph node that may be a marker (``[TOC]``, ``[BACK COVER]``), else ""."""
-    if node is None or node.type != "paragraph" or not node.children:
-        return ""
-    return _plain(node.children[0]).strip()
-
-
-def _plain(node) -> str:
-    """The text of an inline node and its children, without markup."""
-    if node.type in ("text", "code_inline"):
-        return node.content
-    if node.type in ("softbreak",):
-        return " "
-    if node.type == "hardbreak":
-        return "\n"
-    return "".join(_plain(c) for c in node.children)
-
-
-def _plain_block(node) -> str:
-    """The text of a block node and its children, without markup."""
-    if node.type == "inline":
-        return _plain(node)
-    return node.content if not node.children else " ".join(_plain_block(c) for c in node.children)
-
-
-def _short(text: str, limit: int = 40) -> str:
-    """``text`` on one line, cut after a whole word with an ellipsis when longer than ``limit``
-    characters."""
-    text = " ".join(text.replace(LINE_BREAK, " ").split())
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(" ", 0, limit)
-    return text[:cut if cut > 0 else limit] + "\u2026"
-
-
-def _inline_markup(text: str) -> str:
-    return xml_escape(text).replace(LINE_BREAK, "<br/>")
-
-
 class MarkdownStory:
     """Builds platypus flowables from a markdown-it syntax tree."""
 
@@ -86,13 +51,18 @@ class MarkdownStory:
                  resolver: Callable[[str], ImageItem], display: str, findings: list[Finding],
                  drawn: list[Finding] | None = None, icon_names: Callable[[], list[str]] = list,
                  icon: Callable[[str, float], str] | None = None,
-                 locate: Callable[..., Location] | None = None):
+                 locate: Callable[..., Location] | None = None, colors: dict[str, str] | None = None,
+                 picture: Callable[[PlacedImage, float, float], str] | None = None, font_set=None):
         """``findings`` collects what building the story finds (a glyph the font lacks);
         ``drawn`` what drawing it finds (a picture printed below 300 dpi), which the document
         empties at the start of each layout pass so that only the final pass's remain.
         ``icon_names()`` lists the icons text may show as ``:name:`` and ``icon(name, height)``
         gives the markup drawing one. ``locate(text, *more)`` is where the template writes
-        ``text`` (and ``more`` on the same line): the file and line a finding points at."""
+        ``text`` (and ``more`` on the same line): the file and line a finding points at.
+        ``colors`` is the game's palette, for ``[text](color:NAME)``; ``picture(image, size,
+        frame width)`` gives the markup of a picture drawn inside a paragraph of text at ``size`` pt
+        (without it, pictures always stand in a row of their own). ``font_set`` is the game's
+        FontSet, whose families draw what DejaVu Sans lacks (:mod:`.fallback`)."""
         self.s = styles
         self.st = st
         self.frame_w = frame_w
@@ -107,6 +77,9 @@ class MarkdownStory:
         self.icon_names = icon_names
         self.locate = locate or (lambda *_texts: Location(display))
         self.icon = icon
+        self.colors = colors or {}
+        self.picture = picture
+        self.fonts = RulebookFonts(font_set)
         self._known_icons: list[str] | None = None
         self._icons_reported: set[str] = set()
         self.section = ""
@@ -115,15 +88,17 @@ class MarkdownStory:
 
     # -- text --------------------------------------------------------------------------------
     def _check_glyphs(self, text: str, font: str = "sans") -> None:
-        lacking = [ch for ch in fonts.missing(font, text.replace(LINE_BREAK, " ")) if ch not in self._glyph_seen]
+        text = text.replace(LINE_BREAK, " ")
+        found = self.fonts.missing(text) if font == "sans" else fonts.missing(font, text)
+        lacking = [ch for ch in found if ch not in self._glyph_seen]
         if lacking:
             self._glyph_seen.update(lacking)
             self.findings.append(missing_glyph(self.locate(lacking[0]), "the rulebook font", lacking,
                                                hint="use a character DejaVu Sans has, or write it out"))
 
-    def _with_icons(self, text: str) -> str:
+    def _with_icons(self, text: str, size: float) -> str:
         """``text`` as paragraph markup with each ``:name:`` of an icon of the card layouts drawn
-        inline, a line high; a ``:name:`` meant as an icon that is none is an error finding and
+        inline, a line of ``size`` pt type high; a ``:name:`` meant as an icon that is none is an error finding and
         prints as typed (``10:30`` is not meant as an icon)."""
         out, pos = [], 0
         for m in ICON_LIKE_RE.finditer(text):
@@ -133,20 +108,35 @@ class MarkdownStory:
                     self._icons_reported.add(name)
                     self.findings.append(icon_unknown(self.locate(f":{name}:"), name, self._icon_names()))
                 continue
-            out.append(_inline_markup(text[pos:m.start()]))
-            out.append(self.icon(name, self.st.base * ICON_EM))
+            out.append(self.fonts.markup(text[pos:m.start()]))
+            out.append(self.icon(name, size * ICON_EM))
             pos = m.end()
-        out.append(_inline_markup(text[pos:]))
+        out.append(self.fonts.markup(text[pos:]))
         return "".join(out)
+
+    def span_color(self, name: str) -> str | None:
+        """The ``#RRGGBB`` of colour span ``[text](color:NAME)``: a colour of the game's palette
+        or a ``#RRGGBB``; another name is a ``preflight.markup`` warning and None (the text
+        prints in the paragraph's colour)."""
+        if re.fullmatch(r"#[0-9A-Fa-f]{6}", name):
+            return name.upper()
+        if name in self.colors:
+            return str(self.colors[name]).upper()
+        self.findings.append(markup_problem(self.locate(f"color:{name}"), f"color:{name}", [
+            f"colour span: {name!r} is not a colour of this game"], hint=did_you_mean(
+                name, self.colors, "use a name from [colors] in game.toml, or #RRGGBB")))
+        return None
 
     def _icon_names(self) -> list[str]:
         if self._known_icons is None:
             self._known_icons = self.icon_names()
         return self._known_icons
 
-    def inline(self, node) -> list[tuple[str, Any]]:
-        """Segments of an inline node: ("text", platypus markup) and ("image", PlacedImage)."""
+    def inline(self, node, size: float | None = None) -> list[tuple[str, Any]]:
+        """Segments of an inline node set at ``size`` pt (default the body size): ("text",
+        platypus markup) and ("image", PlacedImage)."""
         out: list[tuple[str, Any]] = []
+        size = size or self.st.base
 
         def text(markup: str):
             if out and out[-1][0] == "text":
@@ -158,14 +148,14 @@ class MarkdownStory:
             t = n.type
             if t == "text":
                 self._check_glyphs(n.content)
-                text(self._with_icons(n.content))
+                text(self._with_icons(n.content, size))
             elif t == "softbreak":
                 text(" ")
             elif t == "hardbreak":
                 text("<br/>")
             elif t == "code_inline":
                 self._check_glyphs(n.content, "mono")
-                text(f'<font face="pnp-mono">{_inline_markup(n.content)}</font>')
+                text(f'<font face="pnp-mono">{inline_markup(n.content)}</font>')
             elif t in ("strong", "em"):
                 tag = "b" if t == "strong" else "i"
                 text(f"<{tag}>")
@@ -174,7 +164,13 @@ class MarkdownStory:
                 text(f"</{tag}>")
             elif t == "link":
                 href = str(n.attrs.get("href", ""))
-                if re.match(r"^(https?:|mailto:)", href):
+                hue = self.span_color(href[6:]) if href.startswith("color:") else None
+                if hue:
+                    text(f'<font color="{hue}">')
+                    for c in n.children:
+                        walk(c)
+                    text("</font>")
+                elif re.match(r"^(https?:|mailto:)", href):
                     text(f'<a href="{xml_escape(href, {chr(34): "&quot;"})}" color="{self.st.accent}"><u>')
                     for c in n.children:
                         walk(c)
@@ -197,14 +193,15 @@ class MarkdownStory:
                 for c in n.children:
                     walk(c)
                 if not n.children and n.content:
-                    text(_inline_markup(n.content))
+                    text(inline_markup(n.content))
 
         for child in node.children:
             walk(child)
         return out
 
     def inline_flowables(self, node, style) -> list:
-        """A paragraph's flowables: text as Paragraphs, runs of images as one ImageFlow."""
+        """A paragraph's flowables: text as a Paragraph, with its pictures drawn in its lines;
+        a paragraph of pictures alone as one ImageFlow (side by side, wrapping)."""
         from reportlab.platypus import Paragraph
 
         flows: list = []
@@ -216,7 +213,10 @@ class MarkdownStory:
                                             findings=self.drawn, where=self.locate))
                 images.clear()
 
-        for kind, value in self.inline(node):
+        segments = self.inline(node, style.fontSize)
+        if self.picture is not None and has_pictures_in_text(segments):
+            return paragraph_with_pictures(self, segments, style)
+        for kind, value in segments:
             if kind == "image":
                 images.append(value)
             elif re.sub(r"(<br/>|\s)", "", value):
@@ -261,14 +261,14 @@ class MarkdownStory:
         back cover for ``[BACK COVER]``; kept with the list, table, quote or contents it
         introduces."""
         inline = node.children[0] if node.children else None
-        toc = _TOC_RE.match(_marker(node))
+        toc = _TOC_RE.match(marker_text(node))
         if toc:
             return [self.toc(int(toc.group(1) or 2))]
-        if _marker(node) == BACK_COVER_MARKER:
+        if marker_text(node) == BACK_COVER_MARKER:
             return self.back_cover()
         style = self.s["tight"] if tight else self.s["body"]
         para = self.inline_flowables(inline, style) if inline is not None else []
-        leads_in = following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(_marker(following)))
+        leads_in = following is not None and (following.type in LEAD_IN_TARGETS or _TOC_RE.match(marker_text(following)))
         if para and leads_in:
             para[-1].keepWithNext = 1  # a lead-in sentence stays with what it introduces (or titles the contents)
         return para
@@ -291,7 +291,7 @@ class MarkdownStory:
     def block_page_break(self, node, tight: bool, following) -> list:
         from reportlab.platypus import PageBreak
 
-        if _marker(following) == BACK_COVER_MARKER:
+        if marker_text(following) == BACK_COVER_MARKER:
             return []  # the back cover starts the new page itself: one break, not a blank page
         return [PageBreak()]
 
@@ -305,7 +305,7 @@ class MarkdownStory:
     def block_html(self, node, tight: bool, following) -> list:
         from reportlab.platypus import Paragraph
 
-        return [Paragraph(_inline_markup(node.content), self.s["body"])]
+        return [Paragraph(inline_markup(node.content), self.s["body"])]
 
     def heading(self, node) -> list:
         from reportlab.platypus import Paragraph
@@ -314,13 +314,13 @@ class MarkdownStory:
         inline = node.children[0]
         style = self.s["h1"] if level == 1 else self.s["h2"] if level == 2 else \
             self.s["h3"] if level == 3 else self.s["h4"]
-        segments = self.inline(inline)
+        segments = self.inline(inline, style.fontSize)
         markup = "".join(v for k, v in segments if k == "text").strip()
         para = Paragraph(markup, style)
-        self.section = _plain(inline).strip()
+        self.section = plain_text(inline).strip()
         if level in (2, 3):
             self.heading_count += 1
-            para._pnp_toc = (level - 2, xml_escape(_plain(inline).strip()), f"h{self.heading_count}")
+            para._pnp_toc = (level - 2, xml_escape(plain_text(inline).strip()), f"h{self.heading_count}")
         out = [para]
         images = [v for k, v in segments if k == "image"]
         if images:
@@ -367,13 +367,13 @@ class MarkdownStory:
         rows = [[f] for f in inner] or [[""]]
         gaps = [("BOTTOMPADDING", (0, i), (0, i), f.getSpaceAfter() or 0) for i, f in enumerate(inner)]
         # each block's text, to name the one that does not split (when each block made one row)
-        plain = [_plain_block(child) for child in node.children] if len(inner) == len(node.children) else []
+        plain = [plain_block(child) for child in node.children] if len(inner) == len(node.children) else []
 
         def unsplittable(row: int, height: float):
             text = plain[row - 1] if row - 1 < len(plain) else ""
             raise BuildError(
                 ("the quote box" + (f" under {section!r}" if section else "")) + f", its block {row}"
-                + (f" ({_short(text)!r})" if text else "") + f": the block is {height / MM:.0f} mm tall, more than "
+                + (f" ({short_text(text)!r})" if text else "") + f": the block is {height / MM:.0f} mm tall, more than "
                 f"the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",
                 location=self._find([text], []), rule="rulebook.layout",
                 hint='a picture does not split: give it a smaller width ("30mm", "40%")')
@@ -428,7 +428,7 @@ class MarkdownStory:
                 for f in flows:
                     f.spaceAfter = 0
                 row.append(flows if len(flows) != 1 else flows[0])
-                plain.append(_plain(inline) if inline is not None else "")
+                plain.append(plain_text(inline) if inline is not None else "")
             data.append(row)
             texts.append(plain)
         ncols = max(len(r) for r in data)
@@ -462,7 +462,7 @@ class MarkdownStory:
 
         def unsplittable(row: int, height: float):
             cells = texts[row] if row < len(texts) else []
-            label = _short(next((c for c in cells if c.strip()), ""))
+            label = short_text(next((c for c in cells if c.strip()), ""))
             raise BuildError(
                 f"{what}, row {row}" + (f" ({label!r})" if label else "") + f": the row is {height / MM:.0f} mm "
                 f"tall, more than the {self.frame_h / MM:.0f} mm of a page, and cannot be split across pages",

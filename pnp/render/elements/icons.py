@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ...design.elements import ELEMENT_SPECS
 from ...design.layouts import Icon
-from ..fonts import missing, register
 from ..preflight import icon_pip, missing_glyph, small_text
 from .image import draw_image
 from .shapes import draw_shape
@@ -35,11 +34,12 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
     draw_shape(c, icon.shape if width == size else "rounded", x, y, width, size, fill, stroke,
                max(0.4, size * 0.04), size / 2 if width != size else size * 0.2)
     if icon.label:
-        lacking = missing(icon.font, icon.label)
+        chain = renderer.fonts.chain(icon.font)
+        lacking = renderer.fonts.missing(chain, icon.label)
         if lacking:
             renderer.note((piece.card_key, where, "glyph"),
-                          missing_glyph(renderer.layouts.location(f"{where}.label"), f"the font {icon.font}", lacking,
-                                        piece=piece.card_key))
+                          missing_glyph(renderer.layouts.location(f"{where}.label"), renderer.fonts.describe(icon.font),
+                                        lacking, piece=piece.card_key))
         label_color = renderer.color(icon.label_color, ctx, f"{where}.label_color", role="text")
         fs = size * icon.label_scale
         lw = renderer.text_width(icon.font, icon.label) * fs
@@ -54,8 +54,11 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
                 piece.card_key))
         c.saveState()
         c.setFillColor(label_color)
-        c.setFont(register(icon.font), fs)
-        c.drawString(x + (width - lw) / 2, y + size / 2 - fs * 0.36, icon.label)
+        lx, ly = x + (width - lw) / 2, y + size / 2 - fs * 0.36
+        for face, part in renderer.fonts.runs(chain, icon.label):  # one run unless a fallback face is needed
+            c.setFont(face, fs)
+            c.drawString(lx, ly, part)
+            lx += renderer.fonts.width(face, part) * fs
         c.restoreState()
 
 

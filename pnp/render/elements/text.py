@@ -1,7 +1,10 @@
-"""``text`` boxes: text wrapped and fitted to its box, with inline icons written ``:name:``.
+"""``text`` boxes: text wrapped and fitted to its box, with inline markup (``**bold**``,
+``*italic*``, colour spans: :mod:`pnp.design.markup`) and inline icons written ``:name:``.
 
 :class:`TextFitter` does the typesetting: it breaks the text into paragraphs of words (a word is
-runs of text and icons), wraps them at a size (:meth:`TextFitter.wrap`) and finds the largest
+runs of text, each in one face and colour, and icons; a character the font lacks is drawn in the
+first face of its fallback chain that has it, :class:`pnp.render.fonts.FontBook`), wraps them at
+a size (:meth:`TextFitter.wrap`) and finds the largest
 size, in 0.25 pt steps from the box's ``size`` down to its ``min_size``, at which every line fits
 (:meth:`TextFitter.fit`). Text that does not fit even at ``min_size`` is cut at the last line
 that fits, which ends in an ellipsis, and reported (``preflight.text-overflow``).
@@ -12,11 +15,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ...core.errors import LayoutError
 from ...design.elements import ELEMENT_SPECS
-from ..fonts import FONT_FILES, missing, register
+from ...design.fonts import STYLES
+from ...design.markup import parse
 from ...model.facts import contradictions
-from ..preflight import (icon_unknown, missing_glyph, printed_fact, right_to_left, small_text, text_outside,
-                         text_overflow)
+from ..preflight import (icon_unknown, markup_problem, missing_glyph, printed_fact, right_to_left, small_text,
+                         text_outside, text_overflow)
 from .icons import draw_icon, icon_width
 
 ICON_RE = re.compile(r":([A-Za-z0-9_\-]+):")
@@ -35,15 +40,19 @@ OUTSIDE_TOLERANCE = 0.05 * 72 / 25.4
 
 
 class TextFitter:
-    """Lays out text in one font for one renderer (its icons and cached text widths)."""
+    """Lays out text in one font (and its fallbacks) for one renderer (its icons, and its
+    FontBook's cached chains, runs and widths)."""
 
     def __init__(self, renderer, font: str):
         self.renderer = renderer
         self.font = font
+        self.book = renderer.fonts
+        self.face = self.book.chain(font)[0]
+        """The registered face of the font's own style: spaces and the ellipsis are set in it."""
 
     def width(self, text: str) -> float:
-        """Width of plain ``text`` at 1 pt."""
-        return self.renderer.text_width(self.font, text)
+        """Width of plain ``text`` in the font's own face at 1 pt."""
+        return self.book.width(self.face, text)
 
     def unknown_icons(self, text: str) -> list[str]:
         """The ``:name:`` in ``text`` meant as icons that the layouts file does not define,
@@ -51,35 +60,70 @@ class TextFitter:
         icons = self.renderer.layouts.icons
         return list(dict.fromkeys(m.group(1) for m in ICON_LIKE_RE.finditer(text) if m.group(1) not in icons))
 
-    def words(self, text: str) -> list[list[list[tuple[str, str]]]]:
-        """Paragraphs -> words -> runs of ("text", s) or ("icon", name)."""
+    def words(self, text: str):
+        """Paragraphs -> words -> runs ("text", s, face, colour name or None) or ("icon", name,
+        None, None), cached per font and text with what the text lacks: (paragraphs, characters
+        no face has, markup problems, styles the family lacks, the text without markup)."""
+        key = (self.font, text)
+        found = self.book.parsed.get(key)
+        if found is None:
+            found = self._words(text)
+            self.book.parsed[key] = found
+        return found
+
+    def _words(self, text: str):
         icons = self.renderer.layouts.icons
-        paragraphs = []
-        for para in text.split("\n"):
-            words = []
-            for word in para.split(" "):
-                if word == "":
+        book = self.book
+        markup = parse(text)
+        resolved = book.fonts.resolve(self.font)
+        family, own = resolved if resolved else (None, 0)
+        paragraphs: list = []
+        words: list = []
+        runs: list = []
+        lacking: list[str] = []
+        no_style: list[int] = []
+        for span in markup.spans:
+            chain = book.chain(self.font, span.style)
+            style = span.style | own
+            if family is not None and family.faces[style] is None and style not in no_style:
+                no_style.append(style)
+            for piece in re.split(r"(\n| )", span.text):
+                if piece == " " or piece == "\n":
+                    if runs:
+                        words.append(runs)
+                        runs = []
+                    if piece == "\n":
+                        paragraphs.append(words)
+                        words = []
                     continue
-                runs: list[tuple[str, str]] = []
                 pos = 0
-                for m in ICON_RE.finditer(word):
+                for m in ICON_RE.finditer(piece):
                     if m.group(1) not in icons:
                         continue
                     if m.start() > pos:
-                        runs.append(("text", word[pos:m.start()]))
-                    runs.append(("icon", m.group(1)))
+                        self._text_runs(runs, chain, piece[pos:m.start()], span.color, lacking)
+                    runs.append(("icon", m.group(1), None, None))
                     pos = m.end()
-                if pos < len(word):
-                    runs.append(("text", word[pos:]))
-                words.append(runs)
-            paragraphs.append(words)
-        return paragraphs
+                if pos < len(piece):
+                    self._text_runs(runs, chain, piece[pos:], span.color, lacking)
+        if runs:
+            words.append(runs)
+        paragraphs.append(words)
+        return paragraphs, lacking, markup.problems, no_style, markup.plain
+
+    def _text_runs(self, runs: list, chain, text: str, color, lacking: list[str]) -> None:
+        for ch in self.book.missing(chain, text):
+            if ch not in lacking:
+                lacking.append(ch)
+        for face, part in self.book.runs(chain, text):
+            runs.append(("text", part, face, color))
 
     def word_width(self, runs) -> float:
         """Width of one word at size 1; an inline icon is drawn ICON_EM high with 0.05 em
         either side."""
-        return sum(self.width(t) if k == "text" else icon_width(self.renderer, t, ICON_EM) + 0.05
-                   for k, t in runs)
+        width = self.book.width
+        return sum(width(face, t) if k == "text" else icon_width(self.renderer, t, ICON_EM) + 0.05
+                   for k, t, face, _ in runs)
 
     def wrap(self, paragraphs, size: float, width: float):
         """Lines [(words, line width in pt)] of ``paragraphs`` at ``size`` pt within ``width``
@@ -137,12 +181,13 @@ class TextFitter:
         if len(lines) > fit:  # show where the text was cut: the last line that fits ends in "…"
             words, line_w = lines[fit - 1]
             ellipsis = self.width(" …") * s
-            lines = lines[:fit - 1] + [(list(words) + [[("text", "…")]], line_w + ellipsis)]
+            lines = lines[:fit - 1] + [(list(words) + [[("text", "…", self.face, None)]], line_w + ellipsis)]
         return s, lines, True
 
     def draw_lines(self, c, lines, rect, size: float, leading: float, color, align: str, valign: str,
-                   cut: bool, piece) -> None:
-        """Draw fitted ``lines`` at ``size`` in ``rect``, aligned left, center or right and top,
+                   cut: bool, piece, colors: dict | None = None) -> None:
+        """Draw fitted ``lines`` at ``size`` in ``rect`` (runs in colour spans in ``colors``,
+        colour name -> reportlab colour; None there: ``color``), aligned left, center or right and top,
         middle or bottom (middle centres the capitals of the middle line on the box's centre);
         cut text is clipped to the box. Returns where the glyphs lie, (x0, y0, x1, y1, "text")
         pt from the first line's cap height to the last line's descender, or None."""
@@ -150,7 +195,7 @@ class TextFitter:
 
         bx, by, bw, bh = rect
         s = size
-        pdf_font = register(self.font)
+        pdf_font = self.face
         face = pdfmetrics.getFont(pdf_font).face
         ascent = face.ascent / 1000 * s
         descent = -face.descent / 1000 * s
@@ -191,18 +236,23 @@ class TextFitter:
             else:
                 x = bx
             c.setFont(pdf_font, s)
-            if all(kind == "text" for runs in words for kind, _ in runs):
+            if all(kind == "text" and f == pdf_font and hue is None for runs in words for kind, _, f, hue in runs):
                 # a line of plain words is one string: the same positions, one text operator
-                c.drawString(x, baseline, " ".join("".join(t for _, t in runs) for runs in words))
+                c.drawString(x, baseline, " ".join("".join(t for _, t, _, _ in runs) for runs in words))
                 continue
             for j, runs in enumerate(words):
                 if j:
                     x += space
-                for kind, t in runs:
+                for kind, t, f, hue in runs:
                     if kind == "text":
-                        c.setFont(pdf_font, s)
+                        paint = colors.get(hue) if hue is not None and colors else None
+                        if paint is not None:
+                            c.setFillColor(paint)
+                        c.setFont(f, s)
                         c.drawString(x, baseline, t)
-                        x += self.width(t) * s
+                        if paint is not None:
+                            c.setFillColor(color)
+                        x += self.book.width(f, t) * s
                     else:
                         icon_size = s * ICON_EM
                         draw_icon(self.renderer, c, t, x + 0.025 * s, baseline - 0.18 * s, icon_size, piece)
@@ -222,8 +272,8 @@ ASCENDERS = set("bdfhklt")
 def _line_text(line) -> tuple[str, bool]:
     """The characters of a fitted line, and whether it holds an inline icon."""
     words, _ = line
-    text = "".join(t for runs in words for kind, t in runs if kind == "text")
-    return text, any(kind != "text" for runs in words for kind, _ in runs)
+    text = "".join(t for runs in words for kind, t, _, _ in runs if kind == "text")
+    return text, any(kind != "text" for runs in words for kind, *_ in runs)
 
 
 def _descends(line) -> bool:
@@ -253,15 +303,14 @@ class Text:
         if not text.strip():
             return
         font = str(p.get("font", "sans"))
-        if font not in FONT_FILES:
+        if not renderer.fonts.known(font):
             raise renderer.layouts.error(where("font"), f"unknown font {font!r}",
-                                         hint="fonts: " + ", ".join(FONT_FILES))
+                                         hint="fonts: " + ", ".join(renderer.fonts.fonts.names()))
         size = float(p.get("size", 9))
         min_size = float(p.get("min_size", min(size, max(renderer.min_text_size, size * 0.6))))
         leading = float(p.get("leading", 1.2))
         fitter = TextFitter(renderer, font)
-        paragraphs = fitter.words(text)
-        lacking = missing(font, "".join(t for para in paragraphs for w in para for k, t in w if k == "text"))
+        paragraphs, lacking, problems, no_style, plain = fitter.words(text)
         source = renderer.source(p.get("text", ""), piece, where("text"))
         key = piece.card_key
         if not renderer.repeat_depth:  # a repeat cell's labels may sit beside the cell
@@ -274,10 +323,14 @@ class Text:
         for name in fitter.unknown_icons(text):
             renderer.note((key, box.name, f"icon {name}"), icon_unknown(source, name, renderer.layouts.icons, key))
         if lacking:
-            renderer.note((key, box.name, "glyph"), missing_glyph(source, f"the font {font}", lacking, piece=key))
+            renderer.note((key, box.name, "glyph"), missing_glyph(source, renderer.fonts.describe(font), lacking,
+                                                                  piece=key))
+        if problems or no_style:
+            missing_styles = [STYLES[st].replace("_", " ") for st in no_style]
+            renderer.note((key, box.name, "markup"), markup_problem(source, text, problems, font, missing_styles, key))
         if RTL_RE.search(text):
             renderer.note((key, box.name, "rtl"), right_to_left(source, key))
-        for found in contradictions(text, renderer.facts):
+        for found in contradictions(plain, renderer.facts):
             renderer.note((key, box.name, found.snippet), printed_fact(
                 source, found.said, found.snippet, found.fact.key, found.fact.value, key))
         s, lines, cut = fitter.fit(paragraphs, size, min_size, leading, rect[2], rect[3])
@@ -289,5 +342,24 @@ class Text:
                 renderer.layouts.location(where(setting)), "the text", s, renderer.min_text_size,
                 f"give the box a {setting} of at least {renderer.min_text_size:g}, and the room it needs", key))
         color = renderer.color(p.get("color", "black"), ctx, where("color"), role="text")
+        colors = span_colors(renderer, paragraphs, source, text, key, box.name) if "](color:" in text else None
         return fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
-                                 str(p.get("valign", "top")), cut, piece)
+                                 str(p.get("valign", "top")), cut, piece, colors)
+
+
+def span_colors(renderer, paragraphs, source, text: str, key: str, box: str) -> dict:
+    """The paint of every colour span of ``paragraphs``, by colour name; a name that is no colour
+    of the game is a ``preflight.markup`` finding and its span prints in the box's colour."""
+    out: dict = {}
+    for words in paragraphs:
+        for runs in words:
+            for _, _, _, hue in runs:
+                if hue is None or hue in out:
+                    continue
+                try:
+                    out[hue] = renderer.color(hue, {}, "", role="text")
+                except LayoutError as exc:
+                    out[hue] = None
+                    renderer.note((key, box, f"colour {hue}"), markup_problem(
+                        source, text, [f"colour span: {exc.message}"], "", [], key, hint=exc.hint))
+    return out
