@@ -23,6 +23,7 @@ from . import build  # noqa: E402,F401  isort: skip
 from . import rulebook  # noqa: E402,F401  isort: skip
 from . import export  # noqa: E402,F401  isort: skip
 from . import preview  # noqa: E402,F401  isort: skip
+from . import i18n  # noqa: E402,F401  isort: skip
 
 
 def main() -> None:

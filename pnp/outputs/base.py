@@ -68,6 +68,9 @@ class BuildSettings:
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
     rulebook, their check); False makes it an error. Export targets always refuse it.
+    ``language``: build the game in this one of its languages (``[game] languages``) into
+    ``output/<game>/<language>/``, file names carrying the code (None: the tables as written,
+    into ``output/<game>/``; docs/translating.md).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -84,6 +87,7 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    language: str | None = None
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the

@@ -147,7 +147,7 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
 
 def _sheet_place(game: Game, card: Size, paper_name: str) -> str:
     """Where a finding about the sheets of one card size points: the file and the sheets."""
-    return f"{game.id}-cards.pdf ({card} cards on {paper_name})"
+    return f"{game.file_stem}-cards.pdf ({card} cards on {paper_name})"
 
 
 def _mm(length: float) -> str:
@@ -377,7 +377,7 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
         return result
     buf = io.BytesIO()
     result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi)
-    name = f"{game.id}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
+    name = f"{game.file_stem}-cards{'-only' if only else ''}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
         for comp in step("contact sheets", len(game.components)).each(game):

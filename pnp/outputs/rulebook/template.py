@@ -160,7 +160,12 @@ class _Template:
         undefined, self._unknown = _undefined_class()
         env = sandbox(loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
-                      auto_reload=False)
+                      auto_reload=False, extensions=["jinja2.ext.i18n"])
+        catalogue = self.game.translations  # {% trans %} and _() read the game's language
+        if catalogue is None:
+            env.install_null_translations(newstyle=False)
+        else:
+            env.install_gettext_callables(catalogue.gettext, catalogue.ngettext, newstyle=False)
         env.concat = lambda parts: Markdown("".join(parts))
         env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})
