@@ -125,9 +125,16 @@ def _new_sentences(found, display: str, seen: set[str], lines: list[str] | None 
     return out
 
 
+def _wordlike(label: str) -> bool:
+    """Whether an icon's label is a word to translate (``ANY``, ``RED``): three letters or
+    more and no digit, subscript or ``/``, so element symbols (``Cu``), formulas (``H₂O``) and
+    choices (``Cr/Mn``) stay as they are."""
+    return sum(ch.isalpha() for ch in label) >= 3 and not any(ch.isdigit() or ch == "/" for ch in label)
+
+
 def _layout_strings(path: Path, display: str, seen: set[str]) -> list[SourceString]:
-    """The ``_("...")`` labels and ``{% trans %}`` blocks of a layouts file's template strings
-    (a TOML file that cannot be read has none here: loading the layouts reports it)."""
+    """The labels of a layouts file's icons that are words (:func:`_wordlike`), then the
+    ``_("...")`` labels and ``{% trans %}`` blocks of its template strings (a TOML file that cannot be read has none here: loading the layouts reports it)."""
     import tomllib
 
     from jinja2 import TemplateSyntaxError
@@ -149,6 +156,13 @@ def _layout_strings(path: Path, display: str, seen: set[str]) -> list[SourceStri
         elif isinstance(item, str) and ("_(" in item or "trans" in item):
             values.append(item)
     out = []
+    lines = text.splitlines()
+    for name, icon in sorted((data.get("icons") or {}).items()):
+        label = icon.get("label") if isinstance(icon, dict) else None
+        if isinstance(label, str) and _wordlike(label) and label not in seen:
+            seen.add(label)
+            line = next((i for i, row in enumerate(lines, 1) if f'"{label}"' in row), None)
+            out.append(SourceString(None, label, Location(display, line, column_name=f"icons.{name}.label")))
     for value in values:
         try:
             found = list(babel_extract(io.BytesIO(value.encode()), ("_", "gettext", "ngettext"), [],

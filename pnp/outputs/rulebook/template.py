@@ -134,6 +134,17 @@ class RenderedTemplate:
     templates_dir: Path
 
 
+class TemplateText(Markdown):
+    """A sentence of the template itself (``{% trans %}``, ``_()``), in the game's language:
+    trusted Markdown like the rest of the template, whose ``%(name)s`` values are escaped as
+    ``{{ name }}`` values are (:func:`finalize`)."""
+
+    def __mod__(self, values: Any) -> Markdown:
+        if isinstance(values, dict):
+            return Markdown(str.__mod__(self, {k: finalize(v) for k, v in values.items()}))
+        return Markdown(str.__mod__(self, values))
+
+
 class _Template:
     """One rulebook template of one game, ready to render (loads lazily, reports by line)."""
 
@@ -162,10 +173,16 @@ class _Template:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
                       auto_reload=False, extensions=["jinja2.ext.i18n"])
         catalogue = self.game.translations  # {% trans %} and _() read the game's language
-        if catalogue is None:
-            env.install_null_translations(newstyle=False)
-        else:
-            env.install_gettext_callables(catalogue.gettext, catalogue.ngettext, newstyle=False)
+
+        def gettext(text: str) -> TemplateText:
+            return TemplateText(catalogue.gettext(text) if catalogue is not None else text)
+
+        def ngettext(singular: str, plural_form: str, n: int) -> TemplateText:
+            if catalogue is not None:
+                return TemplateText(catalogue.ngettext(singular, plural_form, n))
+            return TemplateText(singular if n == 1 else plural_form)
+
+        env.install_gettext_callables(gettext, ngettext, newstyle=False)
         env.concat = lambda parts: Markdown("".join(parts))
         env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})
