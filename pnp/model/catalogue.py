@@ -42,6 +42,9 @@ class SourceString:
     context: str | None
     text: str
     where: Location
+    plural: str | None = None
+    """The plural source of a sentence with ``{% pluralize %}`` (its catalogue entry has one
+    translation per plural form of the language)."""
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -115,13 +118,12 @@ def _new_sentences(found, display: str, seen: set[str], lines: list[str] | None 
     lines), each is placed on the first line that holds its text."""
     out = []
     for lineno, _func, message, _comments in found:
-        texts = message if isinstance(message, tuple) else (message,)
-        for text in texts:
-            if text and text not in seen:
-                seen.add(text)
-                if lines is not None:
-                    lineno = next((i for i, line in enumerate(lines, 1) if text in line), None)
-                out.append(SourceString(None, text, Location(display, lineno)))
+        text, plural = (message[0], message[1]) if isinstance(message, tuple) else (message, None)
+        if text and text not in seen:
+            seen.add(text)
+            if lines is not None:
+                lineno = next((i for i, line in enumerate(lines, 1) if text in line), None)
+            out.append(SourceString(None, text, Location(display, lineno), plural))
     return out
 
 
@@ -216,7 +218,9 @@ class Catalogue:
         if message is None or message.fuzzy or not isinstance(message.string, tuple) \
                 or not all(message.string):
             return singular if n == 1 else plural
-        index = self.catalog.plural_func(n)
+        import gettext
+
+        index = int(gettext.c2py(self.catalog.plural_expr)(n))  # the catalogue's Plural-Forms rule
         return message.string[min(index, len(message.string) - 1)]
 
 
@@ -279,7 +283,7 @@ def update_catalogue(game: Game, lang: str, strings: Iterable[SourceString], old
         catalog.revision_date = catalog.creation_date
     stats = ExtractStats()
     old_ctx = {m.context: m for m in old if m.id and m.context is not None} if old is not None else {}
-    old_plain = {m.id: m for m in old if m.id and m.context is None} if old is not None else {}
+    old_plain = {_source(m.id): m for m in old if m.id and m.context is None} if old is not None else {}
     used: set[tuple] = set()
     strings = list(strings)
     new_plain = {s.text for s in strings if s.context is None}
@@ -290,19 +294,20 @@ def update_catalogue(game: Game, lang: str, strings: Iterable[SourceString], old
         prev = old_ctx.get(s.context) if s.context is not None else old_plain.get(s.text)
         if prev is None and s.context is None:
             gone = [m for text, m in old_plain.items() if text not in new_plain and (text, None) not in used]
-            close = difflib.get_close_matches(s.text, [m.id for m in gone], n=1, cutoff=FUZZY_CUTOFF)
+            close = difflib.get_close_matches(s.text, [_source(m.id) for m in gone], n=1, cutoff=FUZZY_CUTOFF)
             if close:
                 prev = old_plain[close[0]]
-        message = Message(s.text, "", locations=location, context=s.context)
+        message = Message((s.text, s.plural) if s.plural else s.text, ("", "") if s.plural else "",
+                          locations=location, context=s.context)
         if prev is None:
             stats.added += 1
         else:
             used.add((prev.id, prev.context))
-            message.string = prev.string
+            message.string = prev.string if isinstance(prev.string, tuple) == bool(s.plural) else message.string
             message.user_comments = list(prev.user_comments)
-            if prev.id != s.text and prev.string:
+            if _source(prev.id) != s.text and prev.string:
                 message.flags.add("fuzzy")
-                message.previous_id = [prev.id]
+                message.previous_id = list(prev.id) if isinstance(prev.id, tuple) else [prev.id]
                 stats.stale += 1
             elif prev.fuzzy:
                 message.flags.add("fuzzy")
@@ -315,9 +320,14 @@ def update_catalogue(game: Game, lang: str, strings: Iterable[SourceString], old
         for m in list(old) + list(old.obsolete.values()):
             if m.id and (m.id, m.context) not in used and m.string:
                 if catalog.get(m.id, m.context) is None:
-                    catalog.obsolete[(m.id, m.context) if m.context else m.id] = m
+                    catalog.obsolete[(_source(m.id), m.context) if m.context else _source(m.id)] = m
                     stats.dropped += 1
     return catalog, stats
+
+
+def _source(msgid) -> str:
+    """The singular source of an entry's msgid (a plural entry's id is a pair)."""
+    return msgid[0] if isinstance(msgid, tuple) else msgid
 
 
 def write_catalogue(catalog) -> bytes:

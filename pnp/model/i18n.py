@@ -145,7 +145,7 @@ def _translation(catalogue: Catalogue, source: SourceString, source_lang: str, f
             hint=f"translate it in {catalogue.display}" if message is not None
             else f"run pnp i18n extract to add it to {catalogue.display}, then translate it"))
         return None
-    if message.id != source.text or message.fuzzy:
+    if (message.id[0] if isinstance(message.id, tuple) else message.id) != source.text or message.fuzzy:
         findings.append(Finding.at(
             "warning", "i18n.stale", catalogue.where(message),
             f"the {lang} translation of {what} was made for an earlier source text, so {shown!r} "
@@ -177,9 +177,9 @@ def coverage(game: Game, lang: str, templates_dir: Path | None, templates_displa
     catalogue = read_catalogue(path, catalogue_display(game, lang), lang) if path.is_file() else None
     for source in strings:
         message = catalogue.entry(source) if catalogue is not None else None
-        if message is None or not message.string:
+        if message is None or not message.string or (isinstance(message.string, tuple) and not all(message.string)):
             counts["missing"] += 1
-        elif message.id != source.text or message.fuzzy:
+        elif (message.id[0] if isinstance(message.id, tuple) else message.id) != source.text or message.fuzzy:
             counts["stale"] += 1
         else:
             counts["translated"] += 1

@@ -47,6 +47,16 @@ def words(n: Any) -> str:
     return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
 
 
+def _numeral(catalogue):
+    """``words`` in a translated rulebook: the English word's translation when the catalogue
+    has one (an entry ``msgid "twelve"``), else the number in digits, never an English word."""
+    def spell(n: Any) -> str:
+        word = words(n)
+        translated = catalogue.gettext(word)
+        return translated if translated != word else str(n)
+    return spell
+
+
 def plural(n: Any, singular: str, plural_form: str | None = None) -> str:
     """``singular`` when ``n`` is 1, else ``plural_form`` (default ``singular + "s"``):
     ``{{ n }} {{ n|plural("card") }}``."""
@@ -184,7 +194,8 @@ class _Template:
 
         env.install_gettext_callables(gettext, ngettext, newstyle=False)
         env.concat = lambda parts: Markdown("".join(parts))
-        env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
+        spell = words if catalogue is None else _numeral(catalogue)
+        env.filters.update({"md": md, "code": code, "words": spell, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})
         env.globals.update({"card": self.card, "count": self.count, "toc": self.toc,
                             "back_cover": self.back_cover})
