@@ -122,7 +122,8 @@ def _new_sentences(found, display: str, seen: set[str], lines: list[str] | None 
         if text and text not in seen:
             seen.add(text)
             if lines is not None:
-                lineno = next((i for i, line in enumerate(lines, 1) if text in line), None)
+                head = text.split("%(")[0].splitlines()[0][:40] if text.split("%(")[0].strip() else text
+                lineno = next((i for i, line in enumerate(lines, 1) if head in line), None)
             out.append(SourceString(None, text, Location(display, lineno), plural))
     return out
 
@@ -166,6 +167,8 @@ def _layout_strings(path: Path, display: str, seen: set[str]) -> list[SourceStri
             line = next((i for i, row in enumerate(lines, 1) if f'"{label}"' in row), None)
             out.append(SourceString(None, label, Location(display, line, column_name=f"icons.{name}.label")))
     for value in values:
+        if "{{" not in value and "{%" not in value:
+            value = "{{ (" + value + ") }}"  # an expression setting (items, when)
         try:
             found = list(babel_extract(io.BytesIO(value.encode()), ("_", "gettext", "ngettext"), [],
                                        {"extensions": "jinja2.ext.i18n"}))

@@ -158,3 +158,32 @@ def test_a_language_the_game_does_not_list_is_refused_with_the_line(tmp_path):
         translate(load_game(game, "tide"), "fr", game / "templates", "tide/templates")
     line = (game / "game.toml").read_text().splitlines().index('languages = ["en", "de"]') + 1
     assert exc.value.location.line == line and "'fr' is not one of the languages" in exc.value.message
+
+
+def test_layout_labels_icon_words_and_plural_sentences_are_extracted(tmp_path):
+    game = _tiny(tmp_path)
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text().replace('text = "{{ cost }}"', 'text = "{{ _(\'Cost\') }} {{ cost }}"')
+                       + '\n[icons.any]\nshape = "circle"\nlabel = "ANY"\n\n[icons.h2o]\nshape = "circle"\n'
+                       'label = "H₂O"\n')
+    book = game / "templates" / "rulebook.md.j2"
+    book.write_text(book.read_text() + "\n{% trans count=rules.hand_size %}{{ count }} card"
+                    "{% pluralize %}{{ count }} cards{% endtrans %}\n")
+    catalog = read_po(_extract(game).open("rb"))
+    ids = [m.id for m in catalog if m.id]
+    assert "Cost" in ids and "ANY" in ids and "H₂O" not in ids  # a formula is not a word
+    assert ("%(count)s card", "%(count)s cards") in ids
+    cost = catalog.get("Cost")
+    assert cost.locations == [("templates/layouts.toml", 38)]
+
+
+def test_a_rulebook_sentence_that_drops_a_variable_is_reported_at_its_entry(tmp_path):
+    game = _tiny(tmp_path)
+    book = game / "templates" / "rulebook.md.j2"
+    book.write_text(book.read_text().replace(
+        "Shuffle the cards. Each player draws {{ rules.hand_size|words }} cards.",
+        "{% trans n=rules.hand_size %}Each player draws {{ n }} cards.{% endtrans +%}"))
+    _translate_po(_extract(game), {**GERMAN, "Each player draws %(n)s cards.": "Alle ziehen Karten."})
+    _german, findings = translate(load_game(game, "tide"), "de", game / "templates", "tide/templates")
+    [bad] = [f for f in findings if f.rule == "i18n.placeholders"]
+    assert "drops %(n)s" in bad.message and "rulebook.md.j2" in bad.message and bad.line
