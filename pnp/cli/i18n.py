@@ -4,17 +4,13 @@ translated (docs/translating.md)."""
 
 from __future__ import annotations
 
-import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .app import app
+from .app import i18n_app
 from .options import DelimiterOpt, EncodingOpt, GameArg, load_options
 from .output import out, resolve_games
 
-i18n_app = typer.Typer(help="Translation catalogues of a game: extract the strings, show the coverage.",
-                       no_args_is_help=True, rich_markup_mode=None)
-app.add_typer(i18n_app, name="i18n")
 
 
 @i18n_app.command()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pdfplumber
+import pytest
 
 from tests.unit.model.test_i18n import GERMAN, _tiny, _translate_po
 
@@ -24,6 +25,7 @@ def _findings(game, *args: str) -> list[dict]:
     return [f for report in json.loads(done.stdout) for f in report["findings"]]
 
 
+@pytest.mark.slow
 def test_extract_then_status_then_build_every_language(tmp_path):
     game = _tiny(tmp_path)
     made = pnp("i18n", "extract", cwd=game)
