@@ -249,7 +249,28 @@ def read_catalogue(path: Path, display: str, lang: str) -> Catalogue:
         raise DataError(f"the catalogue is not gettext .po syntax: {exc}", location=Location(display, line),
                         rule="i18n.catalogue",
                         hint="open it in a .po editor (Poedit) or run pnp i18n extract on a copy") from None
+    for message in list(catalog) + list(catalog.obsolete.values()):
+        _previous_from_comments(message)
     return Catalogue.of(lang, display, catalog)
+
+
+def _previous_from_comments(message) -> None:
+    """Babel reads a ``#| msgid`` line (the source an entry was translated from) as a user
+    comment ``| msgid ...``; give it back as the entry's ``previous_id`` so it is kept once."""
+    from babel.messages.pofile import unescape
+
+    parts: list[str] = []
+    rest = []
+    for comment in message.user_comments:
+        if comment.startswith("| msgid "):
+            parts = [comment[len("| msgid "):]]
+        elif comment.startswith('| "') and parts:
+            parts.append(comment[2:])
+        else:
+            rest.append(comment)
+    if parts:
+        message.previous_id = ["".join(unescape(p.strip()) for p in parts)]
+        message.user_comments = rest
 
 
 @dataclass

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from pnp.core.errors import ManifestError
-from pnp.model.catalogue import catalogue_path
+from pnp.model.catalogue import catalogue_path, read_catalogue
 from pnp.model.i18n import coverage, extract, placeholder_difference, translate
 from pnp.model.load import load_game
 from pnp.model.scaffold import new_game
@@ -187,3 +187,27 @@ def test_a_rulebook_sentence_that_drops_a_variable_is_reported_at_its_entry(tmp_
     _german, findings = translate(load_game(game, "tide"), "de", game / "templates", "tide/templates")
     [bad] = [f for f in findings if f.rule == "i18n.placeholders"]
     assert "drops %(n)s" in bad.message and "rulebook.md.j2" in bad.message and bad.line
+
+
+def test_a_removed_string_is_kept_obsolete_and_a_reworded_sentence_carries_its_translation(tmp_path):
+    game = _tiny(tmp_path)
+    book = game / "templates" / "rulebook.md.j2"
+    book.write_text(book.read_text().replace(
+        "On your turn, play one card and do what it says, then draw a card.",
+        "{% trans %}On your turn, play one card and do what it says, then draw a card.{% endtrans +%}"))
+    po = _extract(game)
+    _translate_po(po, {**GERMAN, "On your turn, play one card and do what it says, then draw a card.":
+                       "Spiel in deinem Zug eine Karte aus und zieh dann eine nach."})
+    cards = game / "cards.csv"
+    cards.write_text(cards.read_text().replace("spark,Spark", "ember,Spark"))  # the row's id changes
+    book.write_text(book.read_text().replace("then draw a card.{% endtrans", "then draw one card.{% endtrans"))
+    _extract(game)
+    assert '#| msgid "On your turn, play one card and do what it says, then draw a card."' in po.read_text()
+    catalog = read_catalogue(po, "tide/i18n/de.po", "de").catalog  # reads #| back as the previous source
+    assert any(m.context == "cards/spark/title" and m.string == "Funke" for m in catalog.obsolete.values())
+    assert catalog.get("Spark", context="cards/ember/title").string == ""  # a new row: translated anew
+    reworded = catalog.get("On your turn, play one card and do what it says, then draw one card.")
+    assert reworded.fuzzy and reworded.string == "Spiel in deinem Zug eine Karte aus und zieh dann eine nach."
+    assert reworded.previous_id == ["On your turn, play one card and do what it says, then draw a card."]
+    _extract(game)  # once more: the previous source stays one #| line, not a comment
+    assert po.read_text().count("#| msgid") == 1 and "# | msgid" not in po.read_text()
