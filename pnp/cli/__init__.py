@@ -16,7 +16,7 @@ def typer_app():
     """The Typer application with every command registered (in the order --help lists them).
     (``pnp.cli.app`` is the module that defines it, before the commands are added.)"""
     from .app import app
-    from . import new, listing, check, build, rulebook, export, diff, release, preview  # noqa: F401  each adds its command
+    from . import new, listing, check, build, rulebook, export, diff, release, preview, i18n  # noqa: F401  each adds its command
 
     return app
 

@@ -17,6 +17,12 @@ app = typer.Typer(
 )
 
 
+i18n_app = typer.Typer(help="Translation catalogues of a game: extract the strings, show the coverage.",
+                       no_args_is_help=True, rich_markup_mode=None)
+"""``pnp i18n``: its commands are in :mod:`pnp.cli.i18n`."""
+app.add_typer(i18n_app, name="i18n")
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"pnp {__version__}")

@@ -12,7 +12,7 @@ from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
                       CutOpt, SleeveSizeOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
-                      GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
+                      GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, LangOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
 from .output import out, output_root, print_build, resolve_games, run_games
 
@@ -65,6 +65,7 @@ def build(
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
     stamp: StampOpt = None,
+    lang: LangOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
@@ -80,7 +81,7 @@ def build(
 
     def once(settings) -> bool:
         failed = False
-        for report in run_games(sources, root, settings, load, write=True, quiet=quiet):
+        for report in run_games(sources, root, settings, load, write=True, quiet=quiet, lang=lang):
             failed = print_build(report, strict, describe, quiet) or failed
         return failed
 

@@ -18,9 +18,9 @@ from . import settings as defaults
 from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
                       CutOpt, SleeveSizeOpt, SleeveThicknessOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
-                      GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, Paper,
+                      GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, LangOpt, MarginOpt, MaxImagePixelsOpt, Paper,
                       PaperOpt, QuietOpt, StampOpt, TargetOpt, load_options, sheet_options)
-from .output import out, print_report, resolve_games, run_games, output_root
+from .output import language_runs, out, print_report, resolve_games, run_games, output_root
 
 
 @app.command()
@@ -54,6 +54,7 @@ def check(
     image_dpi: ImageDpiOpt = None,
     changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Check the reprint pnp build --changed-since REF would make: REF must name an earlier version (last, a release, a git revision).")] = None,
     stamp: StampOpt = None,
+    lang: LangOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check games as pnp build would build them, without writing anything: the data against the
@@ -71,7 +72,7 @@ def check(
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,
-                        quiet=quiet or format is Format.JSON)
+                        quiet=quiet or format is Format.JSON, lang=lang)
     bad = any(failing(r.findings, strict) for r in reports)
     analyses: dict = {}
     written: dict = {}
@@ -80,7 +81,7 @@ def check(
         from ..validate.check import check_game_full
         from ..validate.plots import write_plots
 
-        for source, r in zip(sources, reports):
+        for (source, _lang), r in zip(language_runs(sources, lang), reports):
             data = check_game_full(source, load) if r.loaded else None
             if data is not None and data.game is not None:
                 analyses[r.display] = analyze(data.game, data.book)

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImagePixelsOpt, QuietOpt, TargetOpt,
+from .options import (DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImagePixelsOpt, LangOpt, QuietOpt, TargetOpt,
                       load_options)
 from .output import out, print_build, resolve_games, run_games, output_root
 
@@ -35,6 +35,7 @@ def export(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    lang: LangOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write print-shop files or Tabletop Simulator decks for each game and target (the targets
@@ -54,7 +55,7 @@ def export(
                              url_prefix=url_prefix, image_dpi=image_dpi, draft=False)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
-                            write=True, reuse=False, quiet=quiet):
+                            write=True, reuse=False, quiet=quiet, lang=lang):
         if report.loaded and not report.ran:
             out.print(f"[bold]{escape(report.title)}[/bold]: [red]no --target given and game.toml lists no "
                       f"{escape('[targets]')}[/red]")

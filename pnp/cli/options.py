@@ -116,6 +116,11 @@ OutputOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", show_default=False,
     help="Folder the games' outputs go in; each game gets a subfolder (default: output/, or the "
          "game folder's own output/ when run inside one).")]
+LangOpt = Annotated[Optional[str], typer.Option(
+    "--lang", metavar="LANG|all", show_default=False,
+    help="Make the game in one of the languages its game.toml lists (or all of them), each into "
+         "OUTPUT/<game>/<lang>/ with the language code in the file names; texts come from i18n/<lang>.po "
+         "(docs/translating.md). Without it: the tables as written, as always.")]
 JobsOpt = Annotated[Optional[int], typer.Option(
     min=1, help="Games (and export rasters) processed side by side (default: up to 2).", show_default=False)]
 TargetOpt = Annotated[Optional[list[str]], typer.Option(

@@ -80,7 +80,21 @@ def progress_bars(quiet: bool = False):
         yield listener
 
 
-def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True, quiet: bool = False):
+def language_runs(sources, lang: str | None) -> list[tuple]:
+    """(source, language) per run: one run per game without ``--lang`` (language None); with
+    ``--lang all``, one per language each game lists (one plain run for a game that lists
+    none); else that language for every game (a game without it reports why)."""
+    if not lang:
+        return [(source, None) for source in sources]
+    from ..model.games import game_languages
+
+    if lang == "all":
+        return [(source, code) for source in sources for code in (game_languages(source.path) or (None,))]
+    return [(source, lang) for source in sources]
+
+
+def run_games(sources, output, settings, load, *, write: bool, reuse: bool = True, quiet: bool = False,
+              lang: str | None = None):
     """Run the check-and-build pipeline (:func:`pnp.pipeline.build.run_game`) for each game,
     side by side, reports in order, with a progress bar per game on a terminal (none when
     ``quiet``). Refuses two games with one id when writing (their files would overwrite each
@@ -91,14 +105,17 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
     if gid is not None:
         raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
                        hint="give them one at a time with different --output folders, or change one id")
-    reports = [fresh_report(source, output, settings, load, write=write) if reuse and not settings.force else None
-               for source in sources]
-    todo = [source for source, report in zip(sources, reports) if report is None]
+    from dataclasses import replace
+
+    runs = [(source, replace(settings, language=code)) for source, code in language_runs(sources, lang)]
+    reports = [fresh_report(source, output, s, load, write=write) if reuse and not settings.force else None
+               for source, s in runs]
+    todo = [run for run, report in zip(runs, reports) if report is None]
     if not todo:
         return reports  # nothing to do: answered from the build records, no renderer imported
     from ..pipeline.build import BuildJob, run_jobs
 
-    jobs = [BuildJob(source, output, settings, load, write=write, reuse=reuse) for source in todo]
+    jobs = [BuildJob(source, output, s, load, write=write, reuse=reuse) for source, s in todo]
     with progress_bars(quiet) as listener:
         made = iter(run_jobs(jobs, settings.jobs, listener))
     return [report if report is not None else next(made) for report in reports]

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from .app import app
-from .options import (DelimiterOpt, EncodingOpt, ImageDpiOpt, MaxImagePixelsOpt, OutputOpt, Paper, QuietOpt,
+from .options import (DelimiterOpt, EncodingOpt, ImageDpiOpt, MaxImagePixelsOpt, OutputOpt, Paper, LangOpt, QuietOpt,
                       load_options)
 from .output import out, print_build, resolve_games, run_games, output_root
 
@@ -34,6 +34,7 @@ def rulebook(
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,
+    lang: LangOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Build each game's rulebook from rulebook.md.j2 in its templates folder into OUTPUT/<game>/.
@@ -49,7 +50,7 @@ def rulebook(
                              rulebook_paper=paper.value, booklet=booklet, image_dpi=image_dpi)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
-                            write=True, reuse=False, quiet=quiet):
+                            write=True, reuse=False, quiet=quiet, lang=lang):
         result = next(iter(report.ran.values()), None)
         if result is not None and any(f.rule == "rulebook.none" for f in result.findings):
             out.print(f"[bold]{escape(report.title)}[/bold]: [yellow]no rulebook template[/yellow] "

@@ -452,14 +452,26 @@ def drawable_cards(game: Game, layouts: LayoutSet) -> tuple[list[CardInstance], 
 def game_layouts(game: Game, source: GameSource) -> LayoutSet:
     """The card layouts of ``game``: ``layouts.toml`` in its templates folder (``source``).
     Raises LayoutError naming the file and key."""
-    return load_layouts(source.templates_dir, source.layouts_display, game.manifest.get("colors", {}),
-                        fonts=game_fonts(game))
+    return in_language(load_layouts(source.templates_dir, source.layouts_display, game.manifest.get("colors", {}),
+                                    fonts=game_fonts(game)), game)
 
 
 def game_fonts(game: Game) -> FontSet:
     """The fonts ``game``'s designs may name (its ``[fonts]`` problems are reported by
     ``pnp check``'s font check and left out of the set)."""
     return read_fonts(game)[0] if "fonts" in game.manifest else BUNDLED
+
+
+def in_language(layouts: LayoutSet, game: Game) -> LayoutSet:
+    """``layouts`` with their icons' labels (``RED``, ``ANY``) in the game's language, through
+    its catalogue (:mod:`pnp.model.catalogue`, which extracts them); as they are for a game in
+    its source language."""
+    catalogue = game.translations
+    if catalogue is None:
+        return layouts
+    icons = {name: replace(icon, label=catalogue.gettext(icon.label)) if icon.label else icon
+             for name, icon in layouts.icons.items()}
+    return replace(layouts, icons=icons)
 
 
 def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
@@ -477,4 +489,4 @@ def board_layouts(game: Game, source: GameSource) -> LayoutSet | None:
         boards.icons = {**cards.icons, **boards.icons}
         boards.layouts = {**cards.layouts, **boards.layouts}
         boards.files = {**{k: v for k, v in cards.files.items() if k}, **boards.files}
-    return boards
+    return in_language(boards, game)

@@ -5,7 +5,7 @@ rulebooks) runs in an environment made here.
 or reach Python internals). With ``limits`` it also refuses numbers, ranges and repeated
 strings or lists larger than :data:`TEMPLATE_LIMIT`, so a typo or a hostile template cannot
 exhaust the machine. :func:`layout_env` is the shared environment of layouts (StrictUndefined,
-no autoescape, the ``pips`` filter); :func:`compiled` and :func:`compiled_expression` cache
+no autoescape, the ``pips`` filter, ``_()`` and ``{% trans %}``); :func:`compiled` and :func:`compiled_expression` cache
 compiled templates by their source for the whole process.
 """
 
@@ -96,7 +96,8 @@ def layout_env():
         from jinja2 import StrictUndefined
 
         env = sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
-                      finalize=lambda v: "" if v is None else v)
+                      finalize=lambda v: "" if v is None else v, extensions=["jinja2.ext.i18n"])
+        env.install_null_translations(newstyle=False)  # a translated game's context brings its own _()
         env.filters["pips"] = pips
         _LAYOUT_ENV = env
     return _LAYOUT_ENV

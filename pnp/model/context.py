@@ -49,7 +49,8 @@ class Ref(str):
 def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -> dict[str, Any]:
     """The names a layout template sees for one piece: its row's columns (references resolve to
     the referenced row), ``piece`` (id, copy, copies, deck (the component id), deck_name),
-    ``game`` (id, title) and ``colors`` (the game's palette)."""
+    ``game`` (id, title) and ``colors`` (the game's palette); in a translated game also ``_``,
+    ``gettext`` and ``ngettext`` (its catalogue, :mod:`pnp.model.catalogue`)."""
     ctx: dict[str, Any] = {
         "game": SimpleNamespace(id=game.id, title=game.title),
         "colors": game.manifest.get("colors", {}),
@@ -57,6 +58,9 @@ def piece_context(game: Game, comp: Component, row: Row | None, copy: int = 1) -
                                  copy=copy, copies=row.copies if row else comp.copies,
                                  id=row.id if row else None),
     }
+    if game.translations is not None:  # a layout's literal labels, _("Cost"), in the game's language
+        ctx.update({"_": game.translations.gettext, "gettext": game.translations.gettext,
+                    "ngettext": game.translations.ngettext})
     if row is not None:
         ctx.update(resolved_values(game, comp, row))
     return ctx

@@ -20,6 +20,9 @@ COMPONENT_KINDS = ("deck", "board", "tokens", "die", "table", "rulebook")
 die: a printable die; table: reference data with no physical piece; rulebook: the rulebook."""
 
 
+TRANSLATABLE_TYPES = ("str", "text")
+"""Column types whose cells may be declared ``translatable``."""
+
 COLUMN_TYPES = ("id", "str", "text", "int", "float", "bool", "enum", "list", "ref", "color",
                 "length", "path")
 
@@ -43,6 +46,9 @@ class ColumnSpec:
     description: str = ""
     default: Any = None
     """The typed value a blank cell takes (None: blank stays None)."""
+    translatable: bool = False
+    """The cells are words for players, kept per language in the game's catalogues (only
+    ``str`` and ``text`` columns; docs/translating.md)."""
 
 
 @dataclass
@@ -217,6 +223,21 @@ class Game:
     stamp: bool = False
     """``[build] stamp``: home sheets print the version stamp unless a build says otherwise."""
     _key_lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    languages: tuple[str, ...] = ()
+    """The languages the game is published in (``[game] languages``), the source language
+    first; empty for a game in one language."""
+    language: str | None = None
+    """The language this game's texts are in when it was translated (:mod:`pnp.model.i18n`);
+    None: as written in the tables."""
+    translations: Any = field(default=None, repr=False, compare=False)
+    """The catalogue of :attr:`language` (a :class:`pnp.model.catalogue.Catalogue`), for
+    templates to translate through; None for the source."""
+
+    @property
+    def file_stem(self) -> str:
+        """What output file names start with: the game id, with the language code after it in
+        a build of one language (``atomic-assembly-de``)."""
+        return f"{self.id}-{self.language}" if self.language else self.id
 
     def __iter__(self) -> Iterator[Component]:
         return iter(self.components.values())

@@ -119,6 +119,16 @@ def game_id(path: Path) -> str | None:
     return _IDS[text]
 
 
+def game_languages(path: Path) -> tuple[str, ...]:
+    """The languages a game folder's manifest declares (``[game] languages``, the source
+    first), or () when it declares none or cannot be read (loading the game says why)."""
+    try:
+        langs = tomllib.loads((Path(path) / "game.toml").read_text(encoding="utf-8-sig"))["game"].get("languages", [])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ()
+    return tuple(str(code) for code in langs) if isinstance(langs, list) else ()
+
+
 def source_of(path: Path, display: str) -> GameSource:
     """The :class:`GameSource` of a game folder, its templates folder found as every command
     finds it (:func:`templates_for`)."""

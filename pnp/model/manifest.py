@@ -25,7 +25,7 @@ from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
 from ..core.tomlpos import toml_error, toml_hint
 from .cells import COLOR_RE, ID_RE, parse_cell
-from .game import COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
+from .game import TRANSLATABLE_TYPES, COLUMN_TYPES, COMPONENT_KINDS, ColumnSpec, Component, Game, StatedTotal
 from .readers import reader_for
 
 DELIMITER_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
@@ -42,6 +42,7 @@ class GameTable(Struct):
     title: str
     players: list[int]
     version: Union[str, None] = None
+    languages: list[str] = []
 
 
 class BuildTable(Struct, forbid_unknown_fields=True):
@@ -64,6 +65,7 @@ class ColumnTable(Struct, forbid_unknown_fields=True):
     separator: str = ";"
     description: str = ""
     default: Union[Scalar, None] = None
+    translatable: bool = False
 
 
 class TableSource(Struct, forbid_unknown_fields=True):
@@ -151,7 +153,12 @@ def _column(file: TomlFile, where: str, name: str, raw: Any) -> ColumnSpec:
         raise file.error(f"{key}.ref", f"ref column {name!r} must name the component it refers to",
                          'add ref = "component-id"', ManifestError)
     column = ColumnSpec(name=name, type=spec.type, required=spec.required, values=values, min=spec.min,
-                        max=spec.max, ref=spec.ref, separator=spec.separator, description=spec.description)
+                        max=spec.max, ref=spec.ref, separator=spec.separator, description=spec.description,
+                        translatable=spec.translatable)
+    if spec.translatable and spec.type not in TRANSLATABLE_TYPES:
+        raise file.error(f"{key}.translatable", f"a {spec.type} column cannot be translatable",
+                         "only str and text columns hold words for players; numbers, counts, ids and "
+                         "symbols are the same in every language", ManifestError)
     if spec.default is None:
         return column
     written = ("yes" if spec.default else "no") if isinstance(spec.default, bool) else str(spec.default)
@@ -223,6 +230,18 @@ def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data
         raise error(f"{where}.copies_column",
                     f"{cid!r} declares a column 'copies' but no copies_column, so every row would count once",
                     'add copies_column = "copies", or rename the column if it means something else')
+    for name, column in columns.items():
+        if not column.translatable:
+            continue
+        if not spec.id_column:
+            raise error(f"{where}.columns.{name}.translatable",
+                        f"column {name!r} is translatable but {cid!r} has no id_column",
+                        "a translation is kept by table, row id and column, so it stays with its row "
+                        "when rows move: add id_column")
+        if name in (spec.id_column, spec.copies_column, spec.back_column, spec.layout_column):
+            raise error(f"{where}.columns.{name}.translatable",
+                        f"column {name!r} names rows, copies, backs or layouts and cannot be translatable",
+                        "declare a separate column for the words players read")
     delimiter = _table_format(file, f"{where}.table", source)
     options = {k: v for k, v in data.items() if k not in COMPONENT_KEYS}
     options["ignore_columns"] = list(spec.ignore_columns)
@@ -334,6 +353,7 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
         raise file.error("game.version", f"version {game.version!r} may hold only letters, digits, '.', '-' and '_'",
                          'for example version = "1.2" (it names the release file releases/1.2.json)', ManifestError)
     build = check(top.build, BuildTable, file, "build", ManifestError, what="build setting")
+    languages = _languages(file, game.languages)
     components = {cid: _component(file, game_dir, display_root, cid, c) for cid, c in top.components.items()}
     totals = [_total(file, i, t, components) for i, t in enumerate(top.totals)]
     for name, value in top.colors.items():
@@ -341,4 +361,26 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
             raise file.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
                              'for example red = "#C0392B"', ManifestError)
     return Game(game.id, game.title, game_dir, game.players[0], game.players[1], components, totals, data,
-                display_root, version=game.version, stamp=build.stamp)
+                display_root, version=game.version, stamp=build.stamp, languages=languages)
+
+
+def _languages(file: TomlFile, codes: list[str]) -> tuple[str, ...]:
+    """``[game] languages``: language codes Babel knows (``en``, ``de``, ``pt_BR``), each once,
+    the source first. Raises ManifestError naming the code."""
+    from babel.core import Locale, UnknownLocaleError
+
+    seen: list[str] = []
+    for code in codes:
+        try:
+            Locale.parse(code.replace("-", "_"))
+        except (UnknownLocaleError, ValueError, TypeError):
+            raise file.error("game.languages", f"unknown language code {code!r}",
+                             'use codes such as "en", "de", "fr" or "pt_BR"', ManifestError) from None
+        if code in seen:
+            raise file.error("game.languages", f"language {code!r} is listed twice", None, ManifestError)
+        seen.append(code)
+    if len(seen) == 1:
+        raise file.error("game.languages", "languages lists only the source language",
+                         'list the source first and then each translation, e.g. languages = ["en", "de"]',
+                         ManifestError)
+    return tuple(seen)

@@ -80,6 +80,9 @@ class BuildSettings:
     cards ``card_thickness`` thick (pt; 0.30 mm, a 300 gsm card), ``sleeve_thickness`` more per
     sleeved card, sleeves ``sleeve_size`` (w, h pt; None: unsleeved) in place of the card
     size, and ``box_tolerance`` to spare each way.
+    ``language``: build the game in this one of its languages (``[game] languages``) into
+    ``output/<game>/<language>/``, file names carrying the code (None: the tables as written,
+    into ``output/<game>/``; docs/translating.md).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -122,6 +125,8 @@ class BuildSettings:
     """Outer (width, height) of the sleeves, pt, sizing the boxes instead of the cards; None: no sleeves."""
     box_tolerance: float = parse_length("1mm")
     """Room to spare inside a tuck box on width, height and depth, pt (1 mm)."""
+    language: str | None = None
+    """Build the game in this one of its languages (see the class docstring); None: as written."""
 
     def stamps(self, game: Game) -> bool:
         """Whether this build prints the version stamp on ``game``'s home sheets."""

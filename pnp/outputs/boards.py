@@ -326,13 +326,13 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
-        result.outputs.append((out_dir / f"{game.id}-boards.pdf", buf.getvalue()))
+        result.outputs.append((out_dir / f"{game.file_stem}-boards.pdf", buf.getvalue()))
     if tokens or nets:
         buf = io.BytesIO()
         sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts, image_dpi)
         result.sheets += sheets
         result.cards += count
-        result.outputs.append((out_dir / f"{game.id}-tokens.pdf", buf.getvalue()))
+        result.outputs.append((out_dir / f"{game.file_stem}-tokens.pdf", buf.getvalue()))
     result.findings = merge(findings + renderer.findings)
     return result
 

@@ -148,10 +148,10 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
         _draw_net(c, net, name, count, game)
         c.showPage()
         outline = Outline(name, "polygon", 0.0, 0.0, points=net.outline, folds=net.folds)
-        result.outputs.append((job.out_dir / "boxes" / f"{game.id}-box-{stem}.svg",
+        result.outputs.append((job.out_dir / "boxes" / f"{game.file_stem}-box-{stem}.svg",
                                write_svg([outline], sheet, f"{game.title}: tuck box of {name}")))
     c.save()
-    result.outputs.insert(0, (job.out_dir / f"{game.id}-boxes.pdf", buf.getvalue()))
+    result.outputs.insert(0, (job.out_dir / f"{game.file_stem}-boxes.pdf", buf.getvalue()))
     result.sheets = len(sheets)
     return result
 

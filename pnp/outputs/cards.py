@@ -151,7 +151,7 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
 
 def _sheet_place(game: Game, card: Size, paper_name: str) -> str:
     """Where a finding about the sheets of one card size points: the file and the sheets."""
-    return f"{game.id}-cards.pdf ({card} cards on {paper_name})"
+    return f"{game.file_stem}-cards.pdf ({card} cards on {paper_name})"
 
 
 def _mm(length: float) -> str:
@@ -392,14 +392,14 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
         opts = replace(opts, contact_sheets=False)
         result.cards = len(cards)
         page, _ = changes_page_pdf(game.title, reprint, opts.paper_size())
-        result.outputs.append((out_dir / f"{game.id}-changes.pdf", page))
+        result.outputs.append((out_dir / f"{game.file_stem}-changes.pdf", page))
     if not cards:
         result.findings = findings
         return result
     buf = io.BytesIO()
     result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi, cut_lines)
     part = "-only" if only else "-changed" if reprint is not None else ""
-    name = f"{game.id}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
+    name = f"{game.file_stem}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, buf.getvalue()))
     if opts.contact_sheets and not dry:
         renderer.stamp = False  # a contact sheet shows the faces on screen: no stamp, no slug to find

@@ -28,6 +28,7 @@ from ..outputs.rulebook import TEMPLATE_NAME
 from ..validate.check import check_game_full
 from .cache import BuildRecord
 from .fresh import before_run, remember
+from .language import localize, mark
 from .report import GameReport
 from .changes import reprint_plan
 from .stages import render_stages, stage_failure, write_failure, write_stages
@@ -68,12 +69,17 @@ def run_game(job: BuildJob) -> GameReport:
     with progress.step("checking the data"):
         data = check_game_full(job.source, load, draft=settings.draft)
     game = data.game
-    report = GameReport(data.display, data.title, game is not None,
+    lang = settings.language
+    report = GameReport(data.display, f"{data.title} [{lang}]" if lang else data.title, game is not None,
                         rules_checked=data.rules_checked)
+    if game is not None and lang:
+        game, found = localize(game, job.source, lang)
+        data.findings += found
+        report.loaded = game is not None
     if game is None:
         report.findings = merge(data.findings)
         return report
-    out_dir = job.output / game.id
+    out_dir = job.output / game.id / lang if lang else job.output / game.id
     record = BuildRecord(out_dir)
     if settings.changed_since is not None:
         settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
@@ -81,8 +87,8 @@ def run_game(job: BuildJob) -> GameReport:
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force)
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
-    files = data.files + _design_files(game, job.source)
-    report.findings = sorted(supersede(merge(data.findings + rendered.findings)),
+    files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
+    report.findings = sorted(supersede(merge(data.findings + mark(rendered.findings, game))),
                              key=sort_key({f: i for i, f in enumerate(files)}))
     if job.write:
         errors = any(f.severity == "error" for f in report.findings)

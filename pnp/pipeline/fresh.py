@@ -142,7 +142,7 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
     gid = game_id(Path(source.path))
     if gid is None:
         return None
-    out_dir = Path(output) / gid
+    out_dir = Path(output) / gid / settings.language if settings.language else Path(output) / gid
     try:
         key = settings_key(source, settings, load, for_check=not write)
         field = "key" if write else "check_key"

@@ -162,7 +162,7 @@ def render_cut(job: OutputJob, dry: bool) -> BuildResult:
         raise PnpError(f"no {exc} piece fits between the {profile.name} cutter's keep-outs on {paper} paper",
                        rule="cut.fit", hint="a smaller piece, or larger paper") from None
     result = BuildResult(cards=len(keep))
-    base = job.out_dir / "cut" / f"{game.id}-cut-{profile.name}"
+    base = job.out_dir / "cut" / f"{game.file_stem}-cut-{profile.name}"
     buf = io.BytesIO()
     result.sheets = _pdf(buf, game, profile, sheet, keep, slots, bleed)
     result.outputs.append((base.with_name(base.name + ".pdf"), buf.getvalue()))

@@ -39,7 +39,7 @@ class ExportJob:
     same file."""
 
     def name(self, pattern: str, **fields: Any) -> str:
-        fields = {"game": self.game.id, "target": self.profile.name, **fields}
+        fields = {"game": self.game.file_stem, "target": self.profile.name, **fields}
         try:
             return pattern.format(**{k: fields.get(k, "") for k in FILE_FIELDS})
         except (KeyError, IndexError, ValueError) as exc:

@@ -148,9 +148,9 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
         return result
     book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry, image_dpi=image_dpi,
                            draft=draft)
-    result.outputs.append((out_dir / f"{game.id}-rulebook.pdf", book.single.pdf))
+    result.outputs.append((out_dir / f"{game.file_stem}-rulebook.pdf", book.single.pdf))
     if book.booklet is not None:
-        result.outputs.append((out_dir / f"{game.id}-rulebook-booklet.pdf", book.booklet))
+        result.outputs.append((out_dir / f"{game.file_stem}-rulebook-booklet.pdf", book.booklet))
     result.sheets = book.single.pages
     result.findings = book.findings
     return result

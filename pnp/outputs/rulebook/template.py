@@ -47,6 +47,16 @@ def words(n: Any) -> str:
     return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
 
 
+def _numeral(catalogue):
+    """``words`` in a translated rulebook: the English word's translation when the catalogue
+    has one (an entry ``msgid "twelve"``), else the number in digits, never an English word."""
+    def spell(n: Any) -> str:
+        word = words(n)
+        translated = catalogue.gettext(word)
+        return translated if translated != word else str(n)
+    return spell
+
+
 def plural(n: Any, singular: str, plural_form: str | None = None) -> str:
     """``singular`` when ``n`` is 1, else ``plural_form`` (default ``singular + "s"``):
     ``{{ n }} {{ n|plural("card") }}``."""
@@ -134,6 +144,17 @@ class RenderedTemplate:
     templates_dir: Path
 
 
+class TemplateText(Markdown):
+    """A sentence of the template itself (``{% trans %}``, ``_()``), in the game's language:
+    trusted Markdown like the rest of the template, whose ``%(name)s`` values are escaped as
+    ``{{ name }}`` values are (:func:`finalize`)."""
+
+    def __mod__(self, values: Any) -> Markdown:
+        if isinstance(values, dict):
+            return Markdown(str.__mod__(self, {k: finalize(v) for k, v in values.items()}))
+        return Markdown(str.__mod__(self, values))
+
+
 class _Template:
     """One rulebook template of one game, ready to render (loads lazily, reports by line)."""
 
@@ -160,9 +181,21 @@ class _Template:
         undefined, self._unknown = _undefined_class()
         env = sandbox(loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
-                      auto_reload=False)
+                      auto_reload=False, extensions=["jinja2.ext.i18n"])
+        catalogue = self.game.translations  # {% trans %} and _() read the game's language
+
+        def gettext(text: str) -> TemplateText:
+            return TemplateText(catalogue.gettext(text) if catalogue is not None else text)
+
+        def ngettext(singular: str, plural_form: str, n: int) -> TemplateText:
+            if catalogue is not None:
+                return TemplateText(catalogue.ngettext(singular, plural_form, n))
+            return TemplateText(singular if n == 1 else plural_form)
+
+        env.install_gettext_callables(gettext, ngettext, newstyle=False)
         env.concat = lambda parts: Markdown("".join(parts))
-        env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
+        spell = words if catalogue is None else _numeral(catalogue)
+        env.filters.update({"md": md, "code": code, "words": spell, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})
         env.globals.update({"card": self.card, "count": self.count, "toc": self.toc,
                             "back_cover": self.back_cover})

@@ -381,7 +381,7 @@ CASES = [
     (AA, "schema.file", [text("pawns.csv", r"^pawn-orange,", "pawn-orange,extra,")], lambda: loc(AA, "pawns.csv:4:9")),
     (AA, "schema.copies", [cell("elements.csv", "o", "copies", "500")], lambda: loc(AA, "elements.csv:3:12 (copies)")),
     (AA, "schema.manifest", [text("game.toml", r'^kind = "deck"', 'kind = "stack"')],
-     lambda: loc(AA, "game.toml:57 (components.elements.kind)")),
+     lambda: manifest(AA, "components.elements.kind", r'^kind = "deck"')),
     (AA, "schema.blank-rows", [text("pawns.csv", r"^pawn-orange", ",,,,,,,\npawn-orange")], lambda: loc(AA, "pawns.csv:4")),
     (AA, "totals.stated", [cell("blueprints.csv", "foundry", "copies", "2")],
      lambda: loc(AA, "game.toml:%d (totals[0])" % (toml_line(AA, r'^label = "blueprints"$') - 3))),
