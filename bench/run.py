@@ -1180,7 +1180,7 @@ def profile(args) -> None:
         }
         serial = work / "serial_pnp.py"  # games one after the other, so the profile sees every build
         serial.write_text("import sys\nimport pnp.pipeline.build as b\n_jobs = b.run_jobs\n"
-                          "b.run_jobs = lambda jobs, workers=None: _jobs(jobs, 1)\n"
+                          "b.run_jobs = lambda jobs, workers=None, listener=None: _jobs(jobs, 1, listener)\n"
                           "from pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n", encoding="utf-8")
         for name, argv in runs.items():
             prof = dest / f"{name}.prof"
