@@ -127,6 +127,51 @@ def compiled_expression(source: str):
     return expression
 
 
+_READS: dict[str, tuple[str, ...] | None] = {}
+PLAIN_TYPES = (str, int, float, bool, type(None))
+"""Values a rendered template may be reused for: equal values of these exact types print the
+same (1, 1.0 and True are told apart by their type)."""
+
+
+def reads(source: str) -> tuple[str, ...] | None:
+    """The names of the context template ``source`` reads, sorted (cached); None when its
+    result may differ between renders of the same values (the ``random`` filter) or it does
+    not parse. Raises nothing."""
+    if source not in _READS:
+        from jinja2 import TemplateError, meta
+
+        try:
+            names = meta.find_undeclared_variables(layout_env().parse(source))
+        except TemplateError:
+            names = None
+        _READS[source] = None if names is None or "random" in source else tuple(sorted(names))
+    return _READS[source]
+
+
+def render_key(source: str, ctx: dict) -> tuple | None:
+    """What a render of template ``source`` in ``ctx`` depends on: the source and the type and
+    value of each name it reads (a reference cell by its id, row and depth, the names it
+    resolves), or None when a value read is of another kind (a mapping, a namespace, a list)
+    and the render cannot be reused."""
+    from ..model.context import Ref
+
+    names = reads(source)
+    if names is None:
+        return None
+    key: list = [source]
+    for name in names:
+        value = ctx.get(name, MISSING)
+        kind = type(value)
+        if kind in PLAIN_TYPES or value is MISSING:
+            key.append((kind, value))
+        elif kind is Ref:
+            d = value.__dict__
+            key.append((Ref, str(value), id(d["_row"]), id(d["_game"]), id(d["_comp"]), d["_depth"]))
+        else:
+            return None
+    return tuple(key)
+
+
 SIMPLE_RE = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")
 """A template that only prints one name or dotted path: looked up without Jinja2."""
 MISSING = object()

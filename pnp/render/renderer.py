@@ -19,7 +19,7 @@ from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import drawing_key, printed_name
-from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
+from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint, render_key
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
@@ -75,6 +75,10 @@ class Renderer:
         self.footprints: list[Footprint] | None = None
         """Where the boxes of the piece being drawn put ink, in drawing order (:mod:`.overlap`)."""
         self._widths: dict[tuple[str, str], float] = {}
+        self._colors: dict[tuple[str, str], Any] = {}
+        self._rendered: dict[tuple, str] = {}
+        """Templates rendered so far, by :func:`pnp.design.templating.render_key`: a template
+        is run once per distinct value of the names it reads."""
 
     def note(self, key: tuple[str, str, str], finding: Finding) -> None:
         """Add ``finding`` unless one with the same ``key`` (piece, place, kind) was added."""
@@ -115,8 +119,13 @@ class Renderer:
             template = compiled(raw)
         except TemplateError as exc:
             raise self.layouts.error(where, f"template {raw!r} does not parse: {exc}") from None
+        key = render_key(raw, ctx)
+        if key is not None:
+            done = self._rendered.get(key)
+            if done is not None:
+                return done
         try:
-            return template.render(ctx)
+            done = template.render(ctx)
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
@@ -124,6 +133,9 @@ class Renderer:
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the template failed for this card: {type(exc).__name__}: {exc}",
                                      hint="guard the expression for this card's values, e.g. with an if") from None
+        if key is not None:
+            self._rendered[key] = done
+        return done
 
     def expression(self, raw: str, ctx: dict, where: str) -> Any:
         """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
@@ -152,12 +164,22 @@ class Renderer:
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
 
+        Each colour name or ``#RRGGBB`` is looked up and converted once per role (the palette
+        and the print profile are fixed for the renderer); a template is evaluated first.
         Raises LayoutError naming the setting for a name that is not in the game's palette.
         """
-        value = self.value(raw, ctx, where)
+        value = self.value(raw, ctx, where) if isinstance(raw, str) and ("{{" in raw or "{%" in raw) else raw
         if value is None:
             return None
-        text = str(value).strip()
+        text = value if isinstance(value, str) else str(value)
+        key = (text, role)
+        found = self._colors.get(key, MISSING)
+        if found is MISSING:
+            found = self._parse_color(text.strip(), role, where)
+            self._colors[key] = found
+        return found
+
+    def _parse_color(self, text: str, role: str, where: str):
         if text in ("", "none"):
             return None
         if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
