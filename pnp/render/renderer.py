@@ -19,7 +19,7 @@ from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import drawing_key, printed_name
-from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint, render_key
+from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint, PLAIN_TYPES, render_key
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
@@ -77,6 +77,9 @@ class Renderer:
         self._widths: dict[tuple[str, str], float] = {}
         self._colors: dict[tuple[str, str], Any] = {}
         self._rendered: dict[tuple, str] = {}
+        self._evaluated: dict[tuple, tuple[bool, Any]] = {}
+        """Expressions evaluated so far whose result is a plain value or a list of them, by the
+        same key (whether it was a list, and the value)."""
         """Templates rendered so far, by :func:`pnp.design.templating.render_key`: a template
         is run once per distinct value of the names it reads."""
 
@@ -148,11 +151,14 @@ class Renderer:
             if "{{" in raw or "{%" in raw:
                 hint = "this setting takes a bare expression such as  maverick  or  cost > 2, without {{ }}"
             raise self.layouts.error(where, f"expression {raw!r} does not parse: {exc}", hint=hint) from None
+        key = render_key("{{ (" + raw + ") }}", ctx)
+        if key is not None and key in self._evaluated:
+            kept = self._evaluated[key]
+            return list(kept[1]) if kept[0] else kept[1]
         try:
             result = expression(**ctx)
             if hasattr(result, "_undefined_name"):
                 result.__str__()  # StrictUndefined raises here
-            return result
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
@@ -160,6 +166,12 @@ class Renderer:
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the expression failed for this card: {type(exc).__name__}: {exc}",
                                      hint="guard the expression for this card's values") from None
+        if key is not None:
+            if type(result) in PLAIN_TYPES:
+                self._evaluated[key] = (False, result)
+            elif type(result) in (list, tuple) and all(type(item) in PLAIN_TYPES for item in result):
+                self._evaluated[key] = (type(result) is list, tuple(result) if type(result) is list else result)
+        return result
 
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.

@@ -59,3 +59,14 @@ def test_colours_are_parsed_once_and_a_wrong_name_is_refused_every_time():
     for _ in range(2):
         with pytest.raises(LayoutError, match="not a colour"):
             r.color("embr", {}, "layouts.card.background")
+
+
+def test_an_expression_is_evaluated_once_per_input_and_each_caller_gets_its_own_list():
+    r = renderer()
+    first = r.expression("['fire'] * cost", {"cost": 2}, "k")
+    first.append("changed")
+    assert r.expression("['fire'] * cost", {"cost": 2}, "k") == ["fire", "fire"]
+    assert r.expression("cost > 1", {"cost": 2}, "k") is True
+    assert r.expression("cost > 1", {"cost": 1.0}, "k") is False
+    rows = r.expression("rows", {"rows": [{"a": 1}]}, "k")
+    assert rows == [{"a": 1}] and len(r._evaluated) == 3  # a list of mappings is not kept
