@@ -102,6 +102,79 @@ def layout_env():
     return _LAYOUT_ENV
 
 
+CACHE_ENV = "PNP_CACHE_DIR"
+"""Environment variable naming the folder compiled templates are kept in between runs (empty:
+keep none). Default ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
+_BYTECODE: list = []
+
+
+def _fingerprint(env) -> str:
+    """What the code Jinja2 compiles a template to depends on besides its source: pnp's and
+    Jinja2's versions, the environment's class, syntax options, filters and tests."""
+    import hashlib
+
+    import jinja2
+
+    from .. import __version__
+
+    parts = (__version__, jinja2.__version__, type(env).__mro__[1].__qualname__, type(env).__qualname__,
+             sorted(getattr(env, "intercepted_binops", ())), sorted(getattr(env, "intercepted_unops", ())),
+             env.block_start_string, env.block_end_string, env.variable_start_string, env.variable_end_string,
+             env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
+             env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence,
+             env.keep_trailing_newline, env.optimized, env.finalize is not None, bool(env.autoescape),
+             env.is_async, sorted(env.extensions), sorted(env.filters), sorted(env.tests))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def bytecode_cache():
+    """The Jinja2 bytecode cache shared by every run on this machine (:data:`CACHE_ENV`), or
+    None when it is switched off or its folder cannot be made. A template is compiled once per
+    source, environment and version (:func:`_fingerprint`); what it renders is the same."""
+    if not _BYTECODE:
+        import os
+        from pathlib import Path
+
+        from jinja2 import FileSystemBytecodeCache
+
+        class Cache(FileSystemBytecodeCache):
+            def get_bucket(self, environment, name, filename, source):
+                return super().get_bucket(environment, _fingerprint(environment) + ":" + name, filename, source)
+
+        root = os.environ.get(CACHE_ENV)
+        if root is None:
+            root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                                "pnp")
+        cache = None
+        if root:
+            folder = Path(root) / "templates"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                cache = Cache(str(folder), "%s.jinja")
+            except OSError:
+                cache = None
+        _BYTECODE.append(cache)
+    return _BYTECODE[0]
+
+
+def _from_cache(env, source: str):
+    """``source`` as a template of ``env``, its code read from :func:`bytecode_cache` when it
+    was compiled before. Raises jinja2.TemplateError."""
+    cache = bytecode_cache()
+    if cache is None:
+        return env.from_string(source)
+    import hashlib
+
+    bucket = cache.get_bucket(env, "<string>:" + hashlib.sha256(source.encode("utf-8")).hexdigest(), None, source)
+    if bucket.code is None:
+        bucket.code = env.compile(source)
+        try:
+            cache.set_bucket(bucket)
+        except OSError:
+            pass  # a full or read-only cache folder: the template is compiled next time again
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
+
+
 _COMPILED: dict[str, Any] = {}
 """Compiled templates and expressions by their source, shared by every renderer of the process
 (compiling is the slow part of a template; the environment is the same for all)."""
@@ -111,7 +184,7 @@ def compiled(source: str):
     """``source`` compiled as a layout template (cached). Raises jinja2.TemplateError."""
     template = _COMPILED.get(source)
     if template is None:
-        template = layout_env().from_string(source)
+        template = _from_cache(layout_env(), source)
         _COMPILED[source] = template
     return template
 

@@ -18,7 +18,7 @@ from typing import Any
 from ...core.errors import Location, Problem, explain
 from ...core.suggest import close_match
 from ...design.layouts import game_layouts
-from ...design.templating import sandbox
+from ...design.templating import bytecode_cache, sandbox
 from ...model.cost import parse_cost, pips
 from ...model.game import Component, Game
 from ...model.games import GameSource
@@ -160,7 +160,7 @@ class _Template:
         undefined, self._unknown = _undefined_class()
         env = sandbox(loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
-                      auto_reload=False)
+                      auto_reload=False, bytecode_cache=bytecode_cache())
         env.concat = lambda parts: Markdown("".join(parts))
         env.filters.update({"md": md, "code": code, "words": words, "plural": plural, "pips": _pips,
                            "cost_terms": cost_terms, "items": items})

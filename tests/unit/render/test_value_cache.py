@@ -70,3 +70,22 @@ def test_an_expression_is_evaluated_once_per_input_and_each_caller_gets_its_own_
     assert r.expression("cost > 1", {"cost": 1.0}, "k") is False
     rows = r.expression("rows", {"rows": [{"a": 1}]}, "k")
     assert rows == [{"a": 1}] and len(r._evaluated) == 3  # a list of mappings is not kept
+
+
+def test_compiled_templates_are_kept_between_runs_and_print_the_same(tmp_path, monkeypatch):
+    from pnp.design import templating
+
+    monkeypatch.setenv(templating.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(templating, "_BYTECODE", [])
+    source = "{% for i in range(n) %}{{ i * 2 }},{% endfor %}{{ name | upper }}"
+    first = templating._from_cache(templating.layout_env(), source)
+    kept = list((tmp_path / "templates").iterdir())
+    assert len(kept) == 1
+    again = templating._from_cache(templating.layout_env(), source)  # read back from the file
+    assert again.render(n=3, name="x") == first.render(n=3, name="x") == "0,2,4,X"
+    other = templating._from_cache(templating.layout_env(), source + "!")
+    assert other.render(n=1, name="y") == "0,Y!" and len(list((tmp_path / "templates").iterdir())) == 2
+    monkeypatch.setenv(templating.CACHE_ENV, "")
+    monkeypatch.setattr(templating, "_BYTECODE", [])
+    assert templating.bytecode_cache() is None
+    assert templating._from_cache(templating.layout_env(), source).render(n=1, name="z") == "0,Z"
