@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import __version__
 from ..core.suggest import close_match
+from ..model.context import Ref
 from ..model.cost import pips
 
 TEMPLATE_LIMIT = 10_000
@@ -114,8 +116,6 @@ def _fingerprint(env) -> str:
     import hashlib
 
     import jinja2
-
-    from .. import __version__
 
     parts = (__version__, jinja2.__version__, type(env).__mro__[1].__qualname__, type(env).__qualname__,
              sorted(getattr(env, "intercepted_binops", ())), sorted(getattr(env, "intercepted_unops", ())),
@@ -226,8 +226,6 @@ def render_key(source: str, ctx: dict) -> tuple | None:
     value of each name it reads (a reference cell by its id, row and depth, the names it
     resolves), or None when a value read is of another kind (a mapping, a namespace, a list)
     and the render cannot be reused."""
-    from ..model.context import Ref
-
     names = reads(source)
     if names is None:
         return None
