@@ -687,6 +687,33 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+PROTOGRAF_ENV = "PNP_BENCH_PROTOGRAF"
+"""Environment variable naming a Python interpreter that has protograf installed (it is no
+dependency of pnp: install it in a virtual environment of its own)."""
+
+
+def protograf_python() -> str | None:
+    """The interpreter :data:`PROTOGRAF_ENV` names when it can import protograf, else None."""
+    python = os.environ.get(PROTOGRAF_ENV)
+    if not python:
+        return None
+    try:
+        ok = subprocess.run([python, "-c", "import protograf"], capture_output=True, timeout=120).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return python if ok else None
+
+
+def compile_pnp() -> None:
+    """Write the bytecode of pnp's modules before anything is timed. An installed pnp has it
+    (pip compiles on install); a checkout run where PYTHONDONTWRITEBYTECODE is set would
+    otherwise compile every module from source in every timed process, a cost the floor, whose
+    reportlab is installed, never pays."""
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "pnp"), quiet=1)
+
+
 def machine() -> dict:
     cpu = platform.processor() or ""
     try:
@@ -809,6 +836,14 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
              ["game_full", "game_only"], ["deck_sheet"],
              ["deck", "raw_deck"],
              ["deck_x10", "raw_deck_x10"]]
+    peer = protograf_python()
+    if peer:  # a peer tool, timed beside the floor when an interpreter that has it is named
+        stages["protograf_deck"] = Stage("protograf_deck", lambda r: [peer, str(BENCH / "protograf_deck.py"),
+                                         str(decks["deck"]), "-o", str(out / f"protograf_deck-{r}.pdf")],
+                                         lambda r: [out / f"protograf_deck-{r}.pdf"], counts["deck"])
+        order[-2].append("protograf_deck")
+    else:
+        notes.append(f"protograf was not measured (set {PROTOGRAF_ENV} to a Python that has it)")
     previews: list[dict] = []
     for r in range(args.runs):
         for group in order:
@@ -974,6 +1009,10 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
         goals.append({"goal": f"{label}: at most {GOALS[key]:g}x (wall)",
                       "measured": f"{ratio:.2f}x ({m(stage):.2f} s against {m(base):.2f} s)",
                       "met": ratio <= GOALS[key]})
+    if "protograf_deck" in S and m("deck"):
+        result["protograf_ratio"] = {"wall": round(m("protograf_deck") / m("deck"), 3),
+                                     "cpu": round(m("protograf_deck", "cpu") / m("deck", "cpu"), 3),
+                                     "raw_wall": round(m("protograf_deck") / m("raw_deck"), 3)}
     if "export_tgc" in S and m("games"):
         result["export_tgc_ratio"] = round(m("export_tgc") / m("games"), 3)  # recorded; the issue sets no target
     goals.append({"goal": f"`pnp --help` under {GOALS['help_cpu']:g} s of process time (CPU)",
@@ -1073,6 +1112,11 @@ def markdown(res: dict) -> str:
     lines += ["", "### Goals", "", "| goal | measured | met |", "| --- | --- | --- |"]
     for g in res["goals"]:
         lines.append(f"| {g['goal']} | {g['measured']} | {'met' if g['met'] else '**missed**'} |")
+    if res.get("protograf_ratio"):
+        pr = res["protograf_ratio"]
+        lines += ["", f"protograf (`bench/protograf_deck.py`, fewer boxes and no back sheets) takes {pr['wall']:.2f}x "
+                      f"pnp's time for the {cfg['cards']['deck']} cards ({pr['cpu']:.2f}x in CPU time) and "
+                      f"{pr['raw_wall']:.2f}x the floor's (wall)."]
     if res.get("export_tgc_ratio") is not None:
         lines += ["", f"`pnp export -t tgc` of the bundled games takes {res['export_tgc_ratio']:.2f}x their full "
                       "build (wall; recorded, no goal)."]
@@ -1180,7 +1224,7 @@ def profile(args) -> None:
         }
         serial = work / "serial_pnp.py"  # games one after the other, so the profile sees every build
         serial.write_text("import sys\nimport pnp.pipeline.build as b\n_jobs = b.run_jobs\n"
-                          "b.run_jobs = lambda jobs, workers=None: _jobs(jobs, 1)\n"
+                          "b.run_jobs = lambda jobs, workers=None, listener=None: _jobs(jobs, 1, listener)\n"
                           "from pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n", encoding="utf-8")
         for name, argv in runs.items():
             prof = dest / f"{name}.prof"
@@ -1245,6 +1289,7 @@ def main(argv: list[str] | None = None) -> int:
     args.big_art_px = args.big_art_px or 4000
     if args.runs < 1 or args.cards < 1 or args.scale < 2 or args.sheet_cards < 1 or args.sheet_cards >= args.cards:
         parser.error("need --runs >= 1, --scale >= 2 and 1 <= --sheet-cards < --cards")
+    compile_pnp()
     if args.profile:
         profile(args)
         return 0

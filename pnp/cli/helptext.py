@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '4b805199a8d4ff72e731ab709e45671a99ccb99788b90ffb52bd9843cfac2fde'
+SOURCES = '1131bb02fb7693973c1d3ee12689aa7e3ea3f534c72f4fda35dd5eb21362e826'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -37,11 +37,13 @@ def print_lines(lines, console: Console | None = None) -> None:
     from rich.text import Text
 
     console = console or out
+    if not console.is_terminal:  # one print for the whole report: a long one prints in a blink
+        lines = list(lines)
+        if lines:
+            console.print(Text("\n").join(Text(" " * indent) + text for indent, text in lines), soft_wrap=True)
+        return
     for indent, text in lines:
-        if console.is_terminal:
-            console.print(Padding(text, (0, 0, 0, indent), expand=False), soft_wrap=False)
-        else:
-            console.print(Text(" " * indent) + text, soft_wrap=True)
+        console.print(Padding(text, (0, 0, 0, indent), expand=False), soft_wrap=False)
 
 
 def print_report(report, strict: bool = False, infos: bool = True) -> None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import __version__
 from ..core.suggest import close_match
+from ..model.context import Ref
 from ..model.cost import pips
 
 TEMPLATE_LIMIT = 10_000
@@ -103,6 +105,77 @@ def layout_env():
     return _LAYOUT_ENV
 
 
+CACHE_ENV = "PNP_CACHE_DIR"
+"""Environment variable naming the folder compiled templates are kept in between runs (empty:
+keep none). Default ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
+_BYTECODE: list = []
+
+
+def _fingerprint(env) -> str:
+    """What the code Jinja2 compiles a template to depends on besides its source: pnp's and
+    Jinja2's versions, the environment's class, syntax options, filters and tests."""
+    import hashlib
+
+    import jinja2
+
+    parts = (__version__, jinja2.__version__, type(env).__mro__[1].__qualname__, type(env).__qualname__,
+             sorted(getattr(env, "intercepted_binops", ())), sorted(getattr(env, "intercepted_unops", ())),
+             env.block_start_string, env.block_end_string, env.variable_start_string, env.variable_end_string,
+             env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
+             env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence,
+             env.keep_trailing_newline, env.optimized, env.finalize is not None, bool(env.autoescape),
+             env.is_async, sorted(env.extensions), sorted(env.filters), sorted(env.tests))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def bytecode_cache():
+    """The Jinja2 bytecode cache shared by every run on this machine (:data:`CACHE_ENV`), or
+    None when it is switched off or its folder cannot be made. A template is compiled once per
+    source, environment and version (:func:`_fingerprint`); what it renders is the same."""
+    if not _BYTECODE:
+        import os
+        from pathlib import Path
+
+        from jinja2 import FileSystemBytecodeCache
+
+        class Cache(FileSystemBytecodeCache):
+            def get_bucket(self, environment, name, filename, source):
+                return super().get_bucket(environment, _fingerprint(environment) + ":" + name, filename, source)
+
+        root = os.environ.get(CACHE_ENV)
+        if root is None:
+            root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                                "pnp")
+        cache = None
+        if root:
+            folder = Path(root) / "templates"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                cache = Cache(str(folder), "%s.jinja")
+            except OSError:
+                cache = None
+        _BYTECODE.append(cache)
+    return _BYTECODE[0]
+
+
+def _from_cache(env, source: str):
+    """``source`` as a template of ``env``, its code read from :func:`bytecode_cache` when it
+    was compiled before. Raises jinja2.TemplateError."""
+    cache = bytecode_cache()
+    if cache is None:
+        return env.from_string(source)
+    import hashlib
+
+    bucket = cache.get_bucket(env, "<string>:" + hashlib.sha256(source.encode("utf-8")).hexdigest(), None, source)
+    if bucket.code is None:
+        bucket.code = env.compile(source)
+        try:
+            cache.set_bucket(bucket)
+        except OSError:
+            pass  # a full or read-only cache folder: the template is compiled next time again
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
+
+
 _COMPILED: dict[str, Any] = {}
 """Compiled templates and expressions by their source, shared by every renderer of the process
 (compiling is the slow part of a template; the environment is the same for all)."""
@@ -112,7 +185,7 @@ def compiled(source: str):
     """``source`` compiled as a layout template (cached). Raises jinja2.TemplateError."""
     template = _COMPILED.get(source)
     if template is None:
-        template = layout_env().from_string(source)
+        template = _from_cache(layout_env(), source)
         _COMPILED[source] = template
     return template
 
@@ -126,6 +199,49 @@ def compiled_expression(source: str):
         expression = layout_env().compile_expression(source, undefined_to_none=False)
         _COMPILED[key] = expression
     return expression
+
+
+_READS: dict[str, tuple[str, ...] | None] = {}
+PLAIN_TYPES = (str, int, float, bool, type(None))
+"""Values a rendered template may be reused for: equal values of these exact types print the
+same (1, 1.0 and True are told apart by their type)."""
+
+
+def reads(source: str) -> tuple[str, ...] | None:
+    """The names of the context template ``source`` reads, sorted (cached); None when its
+    result may differ between renders of the same values (the ``random`` filter) or it does
+    not parse. Raises nothing."""
+    if source not in _READS:
+        from jinja2 import TemplateError, meta
+
+        try:
+            names = meta.find_undeclared_variables(layout_env().parse(source))
+        except TemplateError:
+            names = None
+        _READS[source] = None if names is None or "random" in source else tuple(sorted(names))
+    return _READS[source]
+
+
+def render_key(source: str, ctx: dict) -> tuple | None:
+    """What a render of template ``source`` in ``ctx`` depends on: the source and the type and
+    value of each name it reads (a reference cell by its id, row and depth, the names it
+    resolves), or None when a value read is of another kind (a mapping, a namespace, a list)
+    and the render cannot be reused."""
+    names = reads(source)
+    if names is None:
+        return None
+    key: list = [source]
+    for name in names:
+        value = ctx.get(name, MISSING)
+        kind = type(value)
+        if kind in PLAIN_TYPES or value is MISSING:
+            key.append((kind, value))
+        elif kind is Ref:
+            d = value.__dict__
+            key.append((Ref, str(value), id(d["_row"]), id(d["_game"]), id(d["_comp"]), d["_depth"]))
+        else:
+            return None
+    return tuple(key)
 
 
 SIMPLE_RE = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")

@@ -76,11 +76,34 @@ def _number(text: str) -> int:
     return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
 
 
+_PATTERNS: dict[str, re.Pattern] = {}
+"""The statement pattern of each fact phrase, compiled once per process."""
+
+
+def _statement(phrase: str) -> re.Pattern:
+    """The pattern of a statement of the fact named ``phrase``: the phrase, a copula (or a
+    table's column rule), the number; Markdown emphasis and table pipes may stand between:
+    "**Hand limit:** 6", "| Hand limit | 6 |"."""
+    pattern = _PATTERNS.get(phrase)
+    if pattern is None:
+        words = r"[\s_-]+".join(re.escape(w) for w in phrase.split())
+        pattern = re.compile(r"\b" + words + r"\b[\s*_]*(?:\bis\b|\bare\b|\bof\b|:|=|\|)[\s*_|]*"
+                             r"(?:only\s+|exactly\s+)?" + _NUMBER + r"\b", re.I)
+        _PATTERNS[phrase] = pattern
+    return pattern
+
+
 def contradictions(text: str, facts: list[Fact]) -> list[Contradiction]:
-    """Every statement in ``text`` of one of ``facts`` that gives another number, in order."""
+    """Every statement in ``text`` of one of ``facts`` that gives another number, in order.
+
+    A fact whose phrase's first word (or, for the player range, the word "players") is not in
+    the text, compared case-folded, cannot be stated there and is not searched for."""
     out: list[Contradiction] = []
+    folded = text.casefold()
     for fact in facts:
         if fact.phrase is None:
+            if "players" not in folded:
+                continue
             low, high = fact.value
             for m in _RANGE_RE.finditer(text):
                 if (_number(m.group(1)), _number(m.group(2))) != (low, high):
@@ -89,12 +112,9 @@ def contradictions(text: str, facts: list[Fact]) -> list[Contradiction]:
                 if _number(m.group(1)) != high:
                     out.append(Contradiction(fact, m.group(1), m.group(0), m.start()))
             continue
-        words = r"[\s_-]+".join(re.escape(w) for w in fact.phrase.split())
-        # the phrase, a copula (or a table's column rule), the number; Markdown emphasis and
-        # table pipes may stand between: "**Hand limit:** 6", "| Hand limit | 6 |"
-        pattern = re.compile(r"\b" + words + r"\b[\s*_]*(?:\bis\b|\bare\b|\bof\b|:|=|\|)[\s*_|]*"
-                             r"(?:only\s+|exactly\s+)?" + _NUMBER + r"\b", re.I)
-        for m in pattern.finditer(text):
+        if fact.phrase.split()[0].casefold() not in folded:
+            continue
+        for m in _statement(fact.phrase).finditer(text):
             if _number(m.group(1)) != fact.value:
                 out.append(Contradiction(fact, m.group(1), m.group(0), m.start()))
     return sorted(out, key=lambda c: c.at)

@@ -19,7 +19,7 @@ from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import drawing_key, printed_name
-from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint
+from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint, PLAIN_TYPES, render_key
 from ..core.units import Size
 from ..design.stamp import face_hash, stamp_text
 from ..model.pieces import Piece
@@ -88,6 +88,13 @@ class Renderer:
         self._widths: dict[tuple[str, str], float] = {}
         self.fonts = FontBook(layouts.fonts)
         """The game's fonts: fallback chains, runs and widths (cached)."""
+        self._colors: dict[tuple[str, str], Any] = {}
+        self._rendered: dict[tuple, str] = {}
+        """Templates rendered so far, by :func:`pnp.design.templating.render_key`: a template
+        is run once per distinct value of the names it reads."""
+        self._evaluated: dict[tuple, tuple[bool, Any]] = {}
+        """Expressions evaluated so far whose result is a plain value or a list of them, by the
+        same key (whether it was a list, and the value)."""
 
     def note(self, key: tuple[str, str, str], finding: Finding) -> None:
         """Add ``finding`` unless one with the same ``key`` (piece, place, kind) was added."""
@@ -127,8 +134,13 @@ class Renderer:
             template = compiled(raw)
         except TemplateError as exc:
             raise self.layouts.error(where, f"template {raw!r} does not parse: {exc}") from None
+        key = render_key(raw, ctx)
+        if key is not None:
+            done = self._rendered.get(key)
+            if done is not None:
+                return done
         try:
-            return template.render(ctx)
+            done = template.render(ctx)
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
@@ -136,6 +148,9 @@ class Renderer:
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the template failed for this card: {type(exc).__name__}: {exc}",
                                      hint="guard the expression for this card's values, e.g. with an if") from None
+        if key is not None:
+            self._rendered[key] = done
+        return done
 
     def expression(self, raw: str, ctx: dict, where: str) -> Any:
         """Evaluate a Jinja2 expression (``when``, ``items``) in the sandbox."""
@@ -148,11 +163,14 @@ class Renderer:
             if "{{" in raw or "{%" in raw:
                 hint = "this setting takes a bare expression such as  maverick  or  cost > 2, without {{ }}"
             raise self.layouts.error(where, f"expression {raw!r} does not parse: {exc}", hint=hint) from None
+        key = render_key("{{ (" + raw + ") }}", ctx)
+        if key is not None and key in self._evaluated:
+            kept = self._evaluated[key]
+            return list(kept[1]) if kept[0] else kept[1]
         try:
             result = expression(**ctx)
             if hasattr(result, "_undefined_name"):
                 result.__str__()  # StrictUndefined raises here
-            return result
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
         except (TemplateError, ValueError, TypeError) as exc:
@@ -160,16 +178,32 @@ class Renderer:
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the expression failed for this card: {type(exc).__name__}: {exc}",
                                      hint="guard the expression for this card's values") from None
+        if key is not None:
+            if type(result) in PLAIN_TYPES:
+                self._evaluated[key] = (False, result)
+            elif type(result) in (list, tuple) and all(type(item) in PLAIN_TYPES for item in result):
+                self._evaluated[key] = (type(result) is list, tuple(result) if type(result) is list else result)
+        return result
 
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
 
+        Each colour name or ``#RRGGBB`` is looked up and converted once per role (the palette
+        and the print profile are fixed for the renderer); a template is evaluated first.
         Raises LayoutError naming the setting for a name that is not in the game's palette.
         """
-        value = self.value(raw, ctx, where)
+        value = self.value(raw, ctx, where) if isinstance(raw, str) and ("{{" in raw or "{%" in raw) else raw
         if value is None:
             return None
-        text = str(value).strip()
+        text = value if isinstance(value, str) else str(value)
+        key = (text, role)
+        found = self._colors.get(key, MISSING)
+        if found is MISSING:
+            found = self._parse_color(text.strip(), role, where)
+            self._colors[key] = found
+        return found
+
+    def _parse_color(self, text: str, role: str, where: str):
         if text in ("", "none"):
             return None
         if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):

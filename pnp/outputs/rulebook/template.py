@@ -18,7 +18,7 @@ from typing import Any
 from ...core.errors import Location, Problem, explain
 from ...core.suggest import close_match
 from ...design.layouts import game_layouts
-from ...design.templating import sandbox
+from ...design.templating import bytecode_cache, sandbox
 from ...model.cost import parse_cost, pips
 from ...model.game import Component, Game
 from ...model.games import GameSource
@@ -181,7 +181,8 @@ class _Template:
         undefined, self._unknown = _undefined_class()
         env = sandbox(loader=FileSystemLoader(str(self.dir)), undefined=undefined, autoescape=False,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize,
-                      auto_reload=False, extensions=["jinja2.ext.i18n"])
+                      auto_reload=False, extensions=["jinja2.ext.i18n"],
+                      bytecode_cache=bytecode_cache())
         catalogue = self.game.translations  # {% trans %} and _() read the game's language
 
         def gettext(text: str) -> TemplateText:
