@@ -22,6 +22,8 @@ def describe(name: str, result) -> str:
             if result.sheets else ""
     if name == "boards":
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
+    if name == "accessibility":
+        return ""
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"

@@ -26,6 +26,7 @@ def check(
     games: GameArg = None,
     format: Annotated[Format, typer.Option("--format", case_sensitive=False, help="How to report: text for people, json for scripts and CI.")] = Format.TEXT,
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
+    accessibility: Annotated[bool, typer.Option("--accessibility", help="Colour-blind, greyscale and contrast findings not accepted in game.toml become warnings (without it they are infos); see docs/accessibility.md.")] = False,
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
     target: TargetOpt = None,
@@ -54,7 +55,8 @@ def check(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi)
+    settings = BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
+                             accessibility=accessibility)
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

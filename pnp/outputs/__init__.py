@@ -2,7 +2,7 @@
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
 In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
-``rulebook`` and ``export`` (the print-shop and Tabletop Simulator targets a manifest lists).
+``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook`` and ``export`` (the print-shop and Tabletop Simulator targets a manifest lists).
 
 The registry is made on first use, so that what only needs the settings (:mod:`.base`), such
 as a build whose inputs are unchanged, does not import the renderers.
@@ -16,12 +16,14 @@ __all__ = ["OUTPUTS", "BuildResult", "BuildSettings", "Output", "OutputJob", "Sh
 
 
 def _registry() -> dict[str, Output]:
+    from .access import AccessibilityOutput
     from .boards import BoardsOutput
     from .cards import CardsOutput
     from .export import ExportOutput
     from .rulebook import RulebookOutput
 
-    return {output.name: output for output in (CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput())}
+    return {output.name: output for output in (CardsOutput(), BoardsOutput(), AccessibilityOutput(),
+                                                      RulebookOutput(), ExportOutput())}
 
 
 def __getattr__(name: str):

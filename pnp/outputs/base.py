@@ -68,6 +68,8 @@ class BuildSettings:
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
     rulebook, their check); False makes it an error. Export targets always refuse it.
+    ``accessibility``: the colour-vision, greyscale and contrast findings not accepted in
+    game.toml are warnings (else infos; docs/accessibility.md).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -84,6 +86,7 @@ class BuildSettings:
     only: tuple[str, ...] = ()
     image_dpi: int | None = None
     draft: bool = True
+    accessibility: bool = False
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the

@@ -1,0 +1,197 @@
+"""Colour-blind, greyscale and contrast findings (docs/accessibility.md) on a one-deck game."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.core.tomlpos import toml_key_lines
+from pnp.design.layouts import game_layouts
+from pnp.model.games import GameSource
+from pnp.model.load import load_game
+from pnp.outputs.access import access_findings
+from pnp.render import vision
+
+RED, GREEN = "#C8322B", "#2E8B57"
+"""A red and a green that deuteranopia brings to ΔE 12.4 apart (below 15)."""
+BLUE, ORANGE = "#4F6FD0", "#A86420"
+"""A blue and an orange of near equal luminance: far apart in colour, close in greyscale."""
+
+CARDS = "id,name,suit,copies\nr1,One,a,1\nr2,Two,a,1\ng1,Three,b,1\ng2,Four,b,1\n"
+
+
+def make_game(tmp: Path, colors: tuple[str, str], extra_boxes: str = "", icons: str = "",
+              manifest_extra: str = "", text_color: str = "black") -> Path:
+    """A game with one deck of four cards in two suits (a, b), each suit's colour filling a
+    band; ``extra_boxes`` are added to the face layout."""
+    game = tmp / "suits"
+    (game / "templates").mkdir(parents=True)
+    (game / "game.toml").write_text(textwrap.dedent(f"""\
+        [game]
+        id = "suits"
+        title = "Suits"
+        players = [2, 2]
+
+        [colors]
+        a = "{colors[0]}"
+        b = "{colors[1]}"
+
+        [components.cards]
+        kind = "deck"
+        name = "Suit cards"
+        table = "cards.csv"
+        id_column = "id"
+        copies_column = "copies"
+        card_size = "poker"
+        layout = "face"
+        back = "back"
+
+        [components.cards.columns]
+        id = "id"
+        name = "str"
+        suit = {{ type = "enum", values = ["a", "b"] }}
+        copies = {{ type = "int", min = 0 }}
+        """) + manifest_extra, encoding="utf-8")
+    (game / "cards.csv").write_text(CARDS, encoding="utf-8")
+    (game / "templates" / "layouts.toml").write_text(textwrap.dedent(f"""\
+        {icons}
+        [layouts.face]
+        background = "white"
+
+        [layouts.face.boxes.band]
+        type = "rect"
+        area = "bleed"
+        fill = "{{{{ suit }}}}"
+
+        [layouts.face.boxes.name]
+        type = "text"
+        text = "{{{{ name }}}}"
+        x = "6mm"
+        y = "6mm"
+        width = "51.5mm"
+        height = "10mm"
+        size = 10
+        color = "{text_color}"
+        {extra_boxes}
+        [layouts.back]
+        background = "black"
+        """), encoding="utf-8")
+    return game
+
+
+def findings(game: Path, strict: bool = False):
+    source = GameSource(game, "suits", game / "templates", "suits/templates")
+    loaded = load_game(game, "suits")
+    return access_findings(loaded, game_layouts(loaded, source), None, strict)
+
+
+ICON_BOX = """
+[layouts.face.boxes.suit_icon]
+type = "icons"
+items = "[suit]"
+x = "6mm"
+y = "20mm"
+width = "20mm"
+height = "8mm"
+"""
+ICONS = """
+[icons.a]
+shape = "circle"
+fill = "black"
+label = "A"
+label_color = "white"
+
+[icons.b]
+shape = "star"
+fill = "black"
+label = "B"
+label_color = "white"
+"""
+
+
+def test_red_and_green_suits_are_a_deuteranopia_finding(tmp_path):
+    found = findings(make_game(tmp_path, (RED, GREEN)))
+    blind = [f for f in found if f.rule == "access.color-blind"]
+    assert any("deuteranopia" in f.message for f in blind), [f.message for f in found]
+    f = next(f for f in blind if "deuteranopia" in f.message)
+    assert "suit = a and suit = b" in f.message and "band" in f.message and "layout face" in f.message
+    assert f.severity == "info" and f.file.endswith("templates/layouts.toml")
+    assert f.line == toml_key_lines((tmp_path / "suits/templates/layouts.toml").read_text())["layouts.face.boxes.band.fill"]
+    assert set(f.pieces) == {"cards/r1", "cards/r2", "cards/g1", "cards/g2"}
+    assert vision.difference(RED, GREEN, "deuteranopia") < vision.DISTINCT <= vision.difference(RED, GREEN)
+
+
+def test_a_distinct_icon_per_suit_removes_it(tmp_path):
+    found = findings(make_game(tmp_path, (RED, GREEN), ICON_BOX, ICONS))
+    assert not [f for f in found if f.rule in ("access.color-blind", "access.greyscale")], [f.message for f in found]
+
+
+def test_the_same_icon_for_both_suits_does_not(tmp_path):
+    same = ICON_BOX.replace('"[suit]"', "['a']")
+    found = findings(make_game(tmp_path, (RED, GREEN), same, ICONS))
+    assert any(f.rule == "access.color-blind" for f in found)
+
+
+def test_equal_luminance_is_a_greyscale_finding_and_an_icon_removes_it(tmp_path):
+    assert abs(vision.luminance(BLUE) - vision.luminance(ORANGE)) < 0.02
+    found = findings(make_game(tmp_path / "1", (BLUE, ORANGE)))
+    grey = [f for f in found if f.rule == "access.greyscale"]
+    assert grey and "printed in greyscale" in grey[0].message
+    assert not [f for f in found if f.rule == "access.color-blind" and "deuteranopia" in f.message]
+    fixed = findings(make_game(tmp_path / "2", (BLUE, ORANGE), ICON_BOX, ICONS))
+    assert not [f for f in fixed if f.rule == "access.greyscale"]
+
+
+def test_low_contrast_text_is_found_at_its_colour_setting(tmp_path):
+    game = make_game(tmp_path, ("#777777", "#787878"), text_color="#8A8A8A")
+    found = [f for f in findings(game) if f.rule == "access.contrast"]
+    assert found and "below the WCAG minimum of 4.5:1" in found[0].message
+    lines = toml_key_lines((game / "templates/layouts.toml").read_text())
+    assert found[0].line == lines["layouts.face.boxes.name.color"]
+    assert vision.contrast("#FFFFFF", "#000000") == pytest.approx(21.0)
+    assert vision.min_contrast(18, False) == vision.min_contrast(14, True) == 3.0
+    assert vision.min_contrast(13.5, True) == 4.5
+
+
+def test_accept_entries_keep_the_finding_as_an_accepted_info(tmp_path):
+    accept = textwrap.dedent("""
+        [accessibility]
+        accept = [
+          { rule = "access.color-blind", categories = ["suit = a", "suit = b"], reason = "the suit is named in the text" },
+          { rule = "access.greyscale", reason = "colour print only" },
+          { rule = "access.contrast", box = "nothing", reason = "stale" },
+        ]
+        """)
+    found = findings(make_game(tmp_path, (RED, GREEN), manifest_extra=accept), strict=True)
+    blind = [f for f in found if f.rule == "access.color-blind"]
+    assert blind and all(f.severity == "info" and "(accepted: the suit is named" in f.message for f in blind)
+    stale = [f for f in found if f.rule == "access.accept"]
+    assert len(stale) == 1 and stale[0].severity == "warning" and "entry 3" in stale[0].message
+
+
+def test_accept_without_a_reason_is_an_error(tmp_path):
+    accept = '\n[accessibility]\naccept = [{ rule = "access.color-blind" }]\n'
+    found = findings(make_game(tmp_path, (RED, GREEN), manifest_extra=accept))
+    bad = [f for f in found if f.rule == "access.accept"]
+    assert bad and bad[0].severity == "error" and "no reason" in bad[0].message and bad[0].line
+
+
+def test_check_accessibility_makes_them_warnings(tmp_path):
+    game = make_game(tmp_path, (RED, GREEN))
+    runner = CliRunner()
+    plain = json.loads(runner.invoke(app, ["check", str(game), "--format", "json"]).stdout)
+    strict = runner.invoke(app, ["check", str(game), "--format", "json", "--accessibility", "--strict"])
+    rules = {(f["rule"], f["severity"]) for f in plain[0]["findings"]}
+    assert ("access.color-blind", "info") in rules
+    assert ("access.color-blind", "warning") in {(f["rule"], f["severity"]) for f in json.loads(strict.stdout)[0]["findings"]}
+    assert strict.exit_code == 1
+
+
+def test_multi_line_strings_keep_later_key_lines():
+    text = "a = '''x {{ y | replace('p', '\n') }}'''\nb = 1 # it's '''\nc = 2\n"
+    assert toml_key_lines(text) == {"a": 1, "b": 3, "c": 4}
