@@ -12,6 +12,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
+from .options import Simulation
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
@@ -24,6 +25,8 @@ def describe(name: str, result) -> str:
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name == "accessibility":
         return ""
+    if name.startswith("simulated-"):
+        return f"{result.sheets} page(s) as seen with {name.split('-', 1)[1]} (a preview, not for print)"
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"
@@ -50,6 +53,7 @@ def build(
     delimiter: DelimiterOpt = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
+    simulate: Annotated[Optional[Simulation], typer.Option("--simulate", case_sensitive=False, help="Write only a preview of the sheets as a player with this colour-vision deficiency (or a greyscale print) sees them, <game>-simulated-<vision>.pdf: for the screen, not for print.", show_default=False)] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
@@ -57,7 +61,10 @@ def build(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    if only:
+    if simulate is not None:
+        settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("accessibility", "editions"),
+                                 manifest_targets=False, image_dpi=image_dpi, simulate=simulate.value)
+    elif only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi)
     else:

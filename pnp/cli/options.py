@@ -30,6 +30,15 @@ class Flip(str, Enum):
     SHORT = "short"
 
 
+class Simulation(str, Enum):
+    """What ``pnp build --simulate`` shows (:data:`pnp.render.vision.SIMULATIONS`)."""
+
+    DEUTERANOPIA = "deuteranopia"
+    PROTANOPIA = "protanopia"
+    TRITANOPIA = "tritanopia"
+    GREYSCALE = "greyscale"
+
+
 class Format(str, Enum):
     """How ``pnp check`` reports: for people, or JSON for scripts and CI."""
 

@@ -2,7 +2,8 @@
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
 In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
-``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook`` and ``export`` (the print-shop and Tabletop Simulator targets a manifest lists).
+``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook``, ``export`` (the print-shop and Tabletop Simulator targets a manifest lists) and
+``editions`` (simulated previews and ink-saving editions, when a build asks for them).
 
 The registry is made on first use, so that what only needs the settings (:mod:`.base`), such
 as a build whose inputs are unchanged, does not import the renderers.
@@ -19,11 +20,12 @@ def _registry() -> dict[str, Output]:
     from .access import AccessibilityOutput
     from .boards import BoardsOutput
     from .cards import CardsOutput
+    from .editions import EditionsOutput
     from .export import ExportOutput
     from .rulebook import RulebookOutput
 
     return {output.name: output for output in (CardsOutput(), BoardsOutput(), AccessibilityOutput(),
-                                                      RulebookOutput(), ExportOutput())}
+                                                      RulebookOutput(), ExportOutput(), EditionsOutput())}
 
 
 def __getattr__(name: str):

@@ -69,7 +69,8 @@ class BuildSettings:
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
     rulebook, their check); False makes it an error. Export targets always refuse it.
     ``accessibility``: the colour-vision, greyscale and contrast findings not accepted in
-    game.toml are warnings (else infos; docs/accessibility.md).
+    game.toml are warnings (else infos; docs/accessibility.md). ``simulate``: make only the
+    preview of the sheets as seen with this vision (:data:`pnp.render.vision.SIMULATIONS`).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -87,6 +88,7 @@ class BuildSettings:
     image_dpi: int | None = None
     draft: bool = True
     accessibility: bool = False
+    simulate: str | None = None
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the

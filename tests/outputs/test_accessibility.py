@@ -195,3 +195,38 @@ def test_check_accessibility_makes_them_warnings(tmp_path):
 def test_multi_line_strings_keep_later_key_lines():
     text = "a = '''x {{ y | replace('p', '\n') }}'''\nb = 1 # it's '''\nc = 2\n"
     assert toml_key_lines(text) == {"a": 1, "b": 3, "c": 4}
+
+
+@pytest.mark.parametrize("simulation", ["deuteranopia", "greyscale"])
+def test_build_simulate_writes_only_the_preview_as_seen(tmp_path, simulation):
+    import pypdfium2 as pdfium
+
+    game = make_game(tmp_path, (RED, GREEN))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(game), "-o", str(out), "--simulate", simulation, "-q"])
+    assert result.exit_code == 0, result.stdout
+    written = sorted(p.name for p in (out / "suits").iterdir() if not p.name.startswith("."))
+    assert written == [f"suits-simulated-{simulation}.pdf"]
+    doc = pdfium.PdfDocument(str(out / "suits" / written[0]))
+    assert len(doc) == 4  # the calibration sheet (front and back), the faces, the backs
+    w, h = doc[2].get_width(), doc[2].get_height()
+    assert (round(w), round(h)) == (612, 792)  # Letter, as the sheets
+    image = doc[2].render(scale=1).to_pil().convert("RGB")
+    text = doc[2].get_textpage().get_text_range()
+    assert f"Simulated {simulation}" in text and "not for print" in text
+    # the first card's band (red, bleed area) beside its white name panel: as the vision sees red
+    want = tuple(round(v * 255) for v in vision.seen(RED, simulation))
+    px = _band_pixel(image)
+    assert all(abs(a - b) <= 3 for a, b in zip(px, want)), (px, want)
+    if simulation == "greyscale":
+        import numpy as np
+
+    pixels = np.asarray(image)
+    assert (pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all()
+
+
+def _band_pixel(image):
+    """A pixel inside the first card (top left of the grid), 3 mm inside its trim corner."""
+    from pnp.core.units import MM
+
+    return image.getpixel((int(image.width / 2 - 1.5 * 63.5 * MM + 3 * MM), int(image.height / 2 - 1.5 * 88.9 * MM + 3 * MM)))
