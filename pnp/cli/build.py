@@ -12,7 +12,7 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, load_options, sheet_options)
-from .options import Simulation
+from .options import InkEdition, Simulation
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
@@ -25,6 +25,8 @@ def describe(name: str, result) -> str:
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name == "accessibility":
         return ""
+    if name.startswith("ink-"):
+        return f"{result.sheets} file(s), the {name[4:]} edition" + "".join(f"\n    {n}" for n in result.notes)
     if name.startswith("simulated-"):
         return f"{result.sheets} page(s) as seen with {name.split('-', 1)[1]} (a preview, not for print)"
     if name.startswith("rulebook"):
@@ -54,6 +56,7 @@ def build(
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
     simulate: Annotated[Optional[Simulation], typer.Option("--simulate", case_sensitive=False, help="Write only a preview of the sheets as a player with this colour-vision deficiency (or a greyscale print) sees them, <game>-simulated-<vision>.pdf: for the screen, not for print.", show_default=False)] = None,
+    ink: Annotated[Optional[InkEdition], typer.Option("--ink", case_sensitive=False, help="Write only the low-ink edition (large fills lightened or outlined, art kept) or the greyscale edition (black ink only) of the card sheets, boards and tokens, <file>-low-ink.pdf or <file>-greyscale.pdf, and report the ink of each page beside the default edition's.", show_default=False)] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
@@ -61,9 +64,10 @@ def build(
     from ..outputs.base import BuildSettings
 
     opts = sheet_options(paper, flip, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    if simulate is not None:
+    if simulate is not None or ink is not None:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("accessibility", "editions"),
-                                 manifest_targets=False, image_dpi=image_dpi, simulate=simulate.value)
+                                 manifest_targets=False, image_dpi=image_dpi,
+                                 simulate=simulate.value if simulate else None, ink=ink.value if ink else None)
     elif only:
         settings = BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
                                  manifest_targets=False, only=tuple(only), image_dpi=image_dpi)

@@ -39,6 +39,13 @@ class Simulation(str, Enum):
     GREYSCALE = "greyscale"
 
 
+class InkEdition(str, Enum):
+    """What ``pnp build --ink`` makes (pnp.render.ink)."""
+
+    LOW = "low"
+    GREYSCALE = "greyscale"
+
+
 class Format(str, Enum):
     """How ``pnp check`` reports: for people, or JSON for scripts and CI."""
 

@@ -118,6 +118,10 @@ class LayoutSet:
     largest bleed print shops ask for, print-specs.md §2). Bleed art is placed against this
     rectangle wherever the piece is drawn and clipped to the bleed the sheet or file has room
     for, so every copy shows the same part of the art."""
+    low_ink: str = "lighten"
+    """How the low-ink edition treats large fills: ``lighten`` or ``outline``."""
+    low_ink_tint: float = 0.25
+    """The share of its ink a lightened large fill keeps in the low-ink edition."""
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
     piece_fields: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
@@ -157,12 +161,16 @@ class LayoutSet:
 class LayoutsFile(Struct, forbid_unknown_fields=True):
     """A layouts file (``layouts.toml``, ``boards.toml``): ``[layouts.NAME]`` tables,
     ``[icons.NAME]`` tables, ``safe_zone``, the inset of ``area = "safe"`` from the trim, and
-    ``bleed``, how far ``area = "bleed"`` runs past it."""
+    ``bleed``, how far ``area = "bleed"`` runs past it, and how the low-ink edition treats large
+    fills: ``low_ink`` (``lighten`` or ``outline``) and ``low_ink_tint`` (the share of its ink a
+    lightened fill keeps, 0 to 1; docs/accessibility.md)."""
 
     layouts: dict[str, Any] = {}
     icons: dict[str, Any] = {}
     safe_zone: Union[str, int, float] = "0.125in"
     bleed: Union[str, int, float] = "0.125in"
+    low_ink: str = "lighten"
+    low_ink_tint: Union[int, float] = 0.25
 
 
 class IconTable(Struct, forbid_unknown_fields=True):
@@ -274,6 +282,12 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     bleed = _length(top.bleed, file, "bleed")
     if bleed < 0:
         raise _error(file, "bleed", "bleed cannot be negative")
+    if top.low_ink not in ("lighten", "outline"):
+        raise _error(file, "low_ink", f"low_ink {top.low_ink!r} is not lighten or outline",
+                     hint='low_ink = "lighten" paints large fills as a tint; "outline" draws only their edge')
+    if not 0 <= top.low_ink_tint <= 1:
+        raise _error(file, "low_ink_tint", f"low_ink_tint {top.low_ink_tint} is not between 0 and 1",
+                     hint="the share of its ink a large fill keeps in the low-ink edition, e.g. 0.25")
     raw_layouts = top.layouts
     icons = {}
     for name, spec in top.icons.items():
@@ -381,7 +395,8 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         resolved[name] = Layout(name, merged.get("background"), boxes,
                                 merged.get("background_origin", name))
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
-    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files)
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files,
+                     low_ink=top.low_ink, low_ink_tint=float(top.low_ink_tint))
 
 
 def undefined_layout(game: Game, comp, row, kind: str, name: str, layouts: LayoutSet) -> Finding:

@@ -71,6 +71,7 @@ class BuildSettings:
     ``accessibility``: the colour-vision, greyscale and contrast findings not accepted in
     game.toml are warnings (else infos; docs/accessibility.md). ``simulate``: make only the
     preview of the sheets as seen with this vision (:data:`pnp.render.vision.SIMULATIONS`).
+    ``ink``: make only the ``low`` ink or ``greyscale`` edition of the sheets (pnp.render.ink).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -89,6 +90,7 @@ class BuildSettings:
     draft: bool = True
     accessibility: bool = False
     simulate: str | None = None
+    ink: str | None = None
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the
@@ -127,6 +129,8 @@ class BuildResult:
     outputs: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
     remove: list[Path] = field(default_factory=list)
     prune_within: Path | None = None
+    notes: list[str] = field(default_factory=list)
+    """Lines the build report prints under the part (an edition's ink per page)."""
 
 
 def write_result(result: BuildResult) -> BuildResult:

@@ -127,7 +127,8 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
-                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi)
+                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi,
+                   converter=renderer.converter)
     draw_calibration(c, paper, game, opts, duplex)
     turn_backs = opts.gutter_fold or opts.flip == "short"
     renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
@@ -352,7 +353,8 @@ def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
-                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False) -> BuildResult:
+                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False, color_convert=None,
+                 converter=None) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
@@ -363,10 +365,13 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     embedded at ``image_dpi`` in the sheets and ``contact_dpi`` in the contact sheets (px/in
     at its placed size). With ``only`` (:func:`select_cards`), just those cards go on
     ``<game>-cards-only.pdf``, with no contact sheets. A ``draft`` prints missing art as a
-    placeholder, a warning (else an error). Raises BuildError when the cards fit no sheet.
+    placeholder, a warning (else an error). ``color_convert`` and ``converter`` make an
+    edition (:mod:`pnp.render.ink`): the Renderer's colour hook, and the InkConverter the PDF's
+    canvas converts every colour and picture with. Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game), draft=draft)
+                        facts=game_facts(game), draft=draft, color_convert=color_convert)
+    renderer.converter = converter
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)

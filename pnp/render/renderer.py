@@ -24,6 +24,7 @@ from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import register
+from .ink import LowInk
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
 
@@ -51,6 +52,11 @@ class Renderer:
         drawn must not contradict. ``draft``: missing art prints a placeholder and is a warning
         (a home build, its check, the preview), not an error (an export)."""
         self.color_convert = color_convert
+        self.low_ink = color_convert if isinstance(color_convert, LowInk) else None
+        """The low-ink edition's painter, told the share and place of each box drawn."""
+        self.converter = None
+        """An :class:`pnp.render.color.InkConverter` the files this renderer draws are made with
+        (their canvas converts every colour and picture; the greyscale edition), or None."""
         self.draft = draft
         self._form_canvas = None
         self._forms: dict = {}
@@ -266,6 +272,8 @@ class Renderer:
         if not self.repeat_depth:
             self.repeat_cells = 0
             self.footprints = []
+            if self.low_ink is not None:
+                self.low_ink.start_piece()
         bl, bb, br, bt = bleed
         c.saveState()
         path = c.beginPath()
@@ -333,6 +341,8 @@ class Renderer:
             return
         home = layout.background_origin or layout.name
         key = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
+        if self.low_ink is not None:
+            self.low_ink.share, self.low_ink.rect = 1.0, rect
         fill = self.color(layout.background, ctx, key)
         if fill is not None:
             c.setFillColor(fill)
@@ -364,7 +374,25 @@ class Renderer:
         p = box.props
         if "when" in p and not self.expression(str(p["when"]), piece.context, key("when")):
             return
-        drawn = ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, key)
+        rect = self.rect_of(box, trim, bleed)
+        ink = self.low_ink
+        if ink is not None:
+            ink.share = rect[2] * rect[3] / max(trim[2] * trim[3], 1e-9)
+            ink.rect = rect
+            fills = len(ink.under)
+        drawn = ELEMENTS[box.type].draw(self, c, box, piece, rect, trim, key)
+        if ink is not None and ink.mode == "outline" and len(ink.under) > fills and box.type in ("rect", "ellipse", "shape"):
+            from reportlab.lib.colors import HexColor
+
+            c.saveState()
+            c.setStrokeColor(HexColor(ink.under[-1][1]))
+            c.setLineWidth(1.0)
+            x, y, w, h = rect
+            if box.type == "ellipse":
+                c.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+            else:
+                c.rect(x, y, w, h, stroke=1, fill=0)
+            c.restoreState()
         if drawn is not None and self.footprints is not None and not self.repeat_depth:
             x0, y0, x1, y1, kind, *shape = drawn
             setting = "y" if "y" in box.origins else "type"

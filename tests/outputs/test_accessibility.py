@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -16,6 +17,7 @@ from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.access import access_findings
 from pnp.render import vision
+from pnp.render.ink import tint
 
 RED, GREEN = "#C8322B", "#2E8B57"
 """A red and a green that deuteranopia brings to ΔE 12.4 apart (below 15)."""
@@ -221,8 +223,8 @@ def test_build_simulate_writes_only_the_preview_as_seen(tmp_path, simulation):
     if simulation == "greyscale":
         import numpy as np
 
-    pixels = np.asarray(image)
-    assert (pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all()
+        pixels = np.asarray(image)
+        assert (pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all()
 
 
 def _band_pixel(image):
@@ -230,3 +232,166 @@ def _band_pixel(image):
     from pnp.core.units import MM
 
     return image.getpixel((int(image.width / 2 - 1.5 * 63.5 * MM + 3 * MM), int(image.height / 2 - 1.5 * 88.9 * MM + 3 * MM)))
+
+
+def _colour_not_k(pdf_path: Path) -> list[str]:
+    """Every k/K operator with cyan, magenta or yellow, and every CMYK picture holding them,
+    on every page and in every form (recursively)."""
+    import numpy as np
+    import pikepdf
+    from pikepdf import PdfImage
+
+    found, seen = [], set()
+
+    def holder(obj, path):
+        if obj.objgen != (0, 0):
+            if obj.objgen in seen:
+                return
+            seen.add(obj.objgen)
+        res = obj.get("/Resources") or {}
+        for operands, op in pikepdf.parse_content_stream(obj):
+            if str(op) in ("k", "K") and any(float(v) for v in operands[:3]):
+                found.append(f"{path}: {op} {[float(v) for v in operands]}")
+        for name, xobject in (res.get("/XObject") or {}).items():
+            if xobject.get("/Subtype") == "/Form":
+                holder(xobject, f"{path} {name}")
+            elif xobject.get("/Subtype") == "/Image" and xobject.get("/ColorSpace") == "/DeviceCMYK":
+                pixels = np.asarray(PdfImage(xobject).as_pil_image())
+                if pixels[..., :3].any():
+                    found.append(f"{path} {name}: CMYK picture with C, M or Y")
+
+    with pikepdf.open(pdf_path) as pdf:
+        for i, page in enumerate(pdf.pages, start=1):
+            holder(page.obj, f"p{i}")
+    return found
+
+
+def test_greyscale_edition_has_no_colour(tmp_path):
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from pdfwalk import rgb_uses
+
+    game = make_game(tmp_path, (RED, GREEN), ICON_BOX, ICONS.replace('fill = "black"', 'fill = "a"'))
+    art = game / "art.png"
+    from PIL import Image
+
+    Image.new("RGB", (40, 40), (200, 30, 30)).save(art)  # a red picture: art is converted too
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text() + textwrap.dedent("""
+        [layouts.face.boxes.picture]
+        type = "image"
+        image = "art.png"
+        x = "40mm"
+        y = "60mm"
+        width = "10mm"
+        height = "10mm"
+        """))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(game), "-o", str(out), "--ink", "greyscale"])
+    assert result.exit_code == 0, result.stdout
+    pdf = out / "suits" / "suits-cards-greyscale.pdf"
+    assert sorted(p.name for p in (out / "suits").iterdir() if not p.name.startswith(".")) == [pdf.name]
+    assert "ink per page, default -> greyscale" in result.stdout
+    assert rgb_uses(pdf) == []
+    assert _colour_not_k(pdf) == []
+    doc = pdfium.PdfDocument(str(pdf))
+    for i in range(len(doc)):
+        pixels = np.asarray(doc[i].render(scale=1).to_pil().convert("RGB"))
+        assert (pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all(), i
+    # the red suit's band is painted with the black ink of its luminance
+    band = _band_pixel(doc[2].render(scale=1).to_pil().convert("RGB"))
+    want = round(vision.grey(RED)[0] * 255)
+    assert abs(band[0] - want) <= 3, (band, want)
+
+
+@pytest.mark.slow
+def test_low_ink_edition_of_a_bundled_deck_takes_half_the_ink():
+    from pnp.model.games import find_game
+    from pnp.outputs.base import SheetOptions
+    from pnp.outputs.cards import render_cards
+    from pnp.render.ink import LowInk, coverage
+
+    source = find_game("atomic-assembly")
+    game = load_game(source.path, source.display)
+    layouts = game_layouts(game, source)
+
+    def sheets(color_convert):
+        result = render_cards(game, layouts, source.path / "output", SheetOptions(contact_sheets=False), dry=True,
+                              only=("elements",), color_convert=color_convert)
+        pdf = next(data for path, data in result.outputs if path.suffix == ".pdf")
+        return coverage(pdf, dpi=150)[2:]  # the card sheets, after the calibration sheet
+
+    default, low = sheets(None), sheets(LowInk(layouts.low_ink_tint, layouts.low_ink))
+    assert len(default) == len(low) >= 2
+    assert sum(low) <= 0.5 * sum(default), (sum(low), sum(default))
+
+
+def _low_ink_sheet(game: Path):
+    from pnp.outputs.base import SheetOptions
+    from pnp.outputs.cards import render_cards
+    from pnp.render.ink import LowInk
+
+    source = GameSource(game, "suits", game / "templates", "suits/templates")
+    loaded = load_game(game, "suits")
+    layouts = game_layouts(loaded, source)
+    result = render_cards(loaded, layouts, game / "output", SheetOptions(contact_sheets=False), dry=True,
+                          color_convert=LowInk(layouts.low_ink_tint, layouts.low_ink))
+    return next(data for path, data in result.outputs if path.suffix == ".pdf")
+
+
+@pytest.mark.parametrize("mode", ["lighten", "outline"])
+def test_low_ink_lightens_or_outlines_large_fills_and_keeps_text_readable(tmp_path, mode):
+    import pypdfium2 as pdfium
+
+    game = make_game(tmp_path, (RED, GREEN), text_color="white")
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text(f'low_ink = "{mode}"\n' + layouts.read_text())
+    doc = pdfium.PdfDocument(_low_ink_sheet(game))
+    image = doc[2].render(scale=1).to_pil().convert("RGB")
+    band = _band_pixel(image)
+    if mode == "lighten":
+        want = tuple(round(v * 255) for v in vision.rgb(tint(RED, 0.25)))
+        assert all(abs(a - b) <= 3 for a, b in zip(band, want)), (band, want)
+    else:
+        assert band == (255, 255, 255)
+    # the white name on the red band is drawn in red now (white on pale red would not read)
+    from pnp.core.units import MM
+
+    x0 = int(image.width / 2 - 1.5 * 63.5 * MM + 6 * MM)
+    y0 = int(image.height / 2 - 1.5 * 88.9 * MM + 6 * MM)
+    box = image.crop((x0, y0, x0 + int(51.5 * MM), y0 + int(10 * MM)))
+    import numpy as np
+
+    pixels = np.asarray(box).reshape(-1, 3)
+    darkest = tuple(int(v) for v in pixels[pixels.sum(axis=1).argmin()])
+    assert vision.contrast(vision.to_hex(tuple(v / 255 for v in darkest)), "#FFFFFF") > 3, darkest
+
+
+def test_low_ink_settings_are_checked(tmp_path):
+    from pnp.core.errors import LayoutError
+
+    game = make_game(tmp_path, (RED, GREEN))
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text('low_ink = "erase"\n' + layouts.read_text())
+    with pytest.raises(LayoutError, match="low_ink 'erase' is not lighten or outline"):
+        findings(game)
+
+
+def test_coverage_is_measured_from_the_pixels():
+    from pnp.core.units import Size
+    from pnp.render.canvas import new_canvas
+    from pnp.render.ink import coverage
+
+    buf = io.BytesIO()
+    c = new_canvas(buf, Size(72, 72))
+    c.showPage()  # blank
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(0, 0, 36, 72, stroke=0, fill=1)  # half the page black
+    c.showPage()
+    c.setFillColorRGB(1, 0, 0)
+    c.rect(0, 0, 72, 72, stroke=0, fill=1)  # red: magenta and yellow
+    c.showPage()
+    c.save()
+    blank, half, red = coverage(buf.getvalue(), dpi=72)
+    assert blank == pytest.approx(0, abs=0.1) and half == pytest.approx(50, abs=1) and red == pytest.approx(200, abs=1)
