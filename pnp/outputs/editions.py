@@ -22,6 +22,7 @@ from ..render.fonts import register
 from ..render.ink import GreyConverter, LowInk, coverage
 from ..render.raster import pdf_to_png
 from .base import BuildResult, OutputJob, Stage, dpi_option, draft_option
+from .access import grey_patterns
 from .boards import render_boards
 from .cards import render_cards
 
@@ -68,11 +69,12 @@ INK_NAMES = {"low": "low-ink", "greyscale": "greyscale"}
 """``--ink`` value -> the suffix of the edition's file names."""
 
 
-def _painters(ink: str, layouts):
-    """The Renderer colour hook and canvas converter of edition ``ink`` for ``layouts``."""
+def _painters(ink: str, layouts, patterns: dict[str, int]):
+    """The Renderer colour hook and canvas converter of edition ``ink`` for ``layouts``
+    (``patterns``: the greyscale edition's hatching, :func:`pnp.outputs.access.grey_patterns`)."""
     if ink == "low":
         return LowInk(layouts.low_ink_tint, layouts.low_ink), None
-    grey = GreyConverter()
+    grey = GreyConverter(patterns)
     return grey.convert, grey
 
 
@@ -81,14 +83,15 @@ def _draw(job: OutputJob, ink: str | None):
     default), drawn as a dry build draws them: (path, pdf) pairs and the findings."""
     game, settings = job.game, job.settings
     layouts = game_layouts(game, job.source)
-    cc, conv = _painters(ink, layouts) if ink else (None, None)
+    tokens = board_layouts(game, job.source) if job.source.templates_dir else None
+    patterns = grey_patterns(game, layouts, tokens) if ink == "greyscale" else {}
+    cc, conv = _painters(ink, layouts, patterns) if ink else (None, None)
     cards = render_cards(game, layouts, job.out_dir, settings.sheet, max_image_pixels=settings.max_image_pixels,
                          dry=True, image_dpi=settings.print_dpi(), draft=settings.draft, color_convert=cc,
                          converter=conv)
     boards = BuildResult()
     if job.source.templates_dir:
-        tokens = board_layouts(game, job.source)
-        cc, conv = _painters(ink, tokens or layouts) if ink else (None, None)
+        cc, conv = _painters(ink, tokens or layouts, patterns) if ink else (None, None)
         boards = render_boards(game, job.source, job.out_dir, settings.sheet,
                                max_image_pixels=settings.max_image_pixels, image_dpi=settings.print_dpi(),
                                draft=settings.draft, color_convert=cc, converter=conv)

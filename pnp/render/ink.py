@@ -84,8 +84,11 @@ class GreyConverter(InkConverter):
     """The colour converter of a greyscale edition: every colour and every picture becomes K
     ink of its luminance (no C, M or Y anywhere, no rich black)."""
 
-    def __init__(self):
+    def __init__(self, patterns: dict[str, int] | None = None):
         super().__init__(InkSettings(ink_limit=1.0, rich_black=(0.0, 0.0, 0.0, 1.0)), "greyscale")
+        self.patterns = dict(patterns or {})
+        """``#RRGGBB`` -> hatching (1, 2, 3 ...) drawn over its fills: categories that greyscale
+        would merge (``access.greyscale``), told apart by pattern."""
 
     def convert(self, hexcolor: str, role: str) -> CMYKColor:
         return _k(vision.grey(hexcolor)[0])
@@ -128,6 +131,40 @@ class GreyConverter(InkConverter):
         out = vision.simulate_image(source, "greyscale").getchannel("R")
         self._images[id(image)] = (image, out, alpha)
         return out, alpha
+
+
+HATCH_ANGLES = (45.0, -45.0, 0.0, 90.0)
+"""Hatching of pattern 1, 2, 3, 4 (degrees); pattern 5 on crosses 1 and 2, and so on."""
+HATCH_PITCH = 4.0
+"""Distance between hatch lines, pt (1.4 mm: visible at arm's length, calm behind text)."""
+
+
+def hatch(c, rect: tuple[float, float, float, float], pattern: int, gray: float, ellipse: bool = False) -> None:
+    """Hatch ``rect`` (x, y, w, h pt; its ellipse with ``ellipse``) with ``pattern`` (1, 2 ...),
+    in black or white, whichever stands out from the fill's ``gray`` (0 black .. 1 white)."""
+    x, y, w, h = rect
+    c.saveState()
+    clip = c.beginPath()
+    if ellipse:
+        clip.ellipse(x, y, w, h)
+    else:
+        clip.rect(x, y, w, h)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.setStrokeGray(0.0 if gray > 0.5 else 1.0)
+    c.setLineWidth(0.6)
+    angles = [HATCH_ANGLES[(pattern - 1) % len(HATCH_ANGLES)]]
+    if pattern > len(HATCH_ANGLES):
+        angles.append(HATCH_ANGLES[(pattern - len(HATCH_ANGLES)) % len(HATCH_ANGLES)])
+    cx, cy, reach = x + w / 2, y + h / 2, (w * w + h * h) ** 0.5 / 2 + HATCH_PITCH
+    for angle in angles:
+        c.saveState()
+        c.translate(cx, cy)
+        c.rotate(angle)
+        steps = int(reach / HATCH_PITCH) + 1
+        for i in range(-steps, steps + 1):  # each line placed from the centre, not from the last
+            c.line(-reach, i * HATCH_PITCH, reach, i * HATCH_PITCH)
+        c.restoreState()
+    c.restoreState()
 
 
 class GreyCanvas(ArtCanvas):

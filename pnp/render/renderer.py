@@ -55,6 +55,8 @@ class Renderer:
         self.low_ink = color_convert if isinstance(color_convert, LowInk) else None
         """The low-ink edition's painter, told the share and place of each box drawn."""
         self.converter = None
+        self.last_fill: str | None = None
+        """The ``#RRGGBB`` of the last fill painted (what an edition's hatching is keyed by)."""
         """An :class:`pnp.render.color.InkConverter` the files this renderer draws are made with
         (their canvas converts every colour and picture; the greyscale edition), or None."""
         self.draft = draft
@@ -180,6 +182,8 @@ class Renderer:
     def paint(self, hexcolor: str, role: str):
         """``#RRGGBB`` as the reportlab colour this renderer paints ``role`` (text, fill,
         stroke) with: as given, or converted by the print profile's ``color_convert``."""
+        if role == "fill":
+            self.last_fill = hexcolor
         if self.color_convert is not None:
             return self.color_convert(hexcolor, role)
         from reportlab.lib.colors import HexColor
@@ -300,6 +304,17 @@ class Renderer:
         if not self.repeat_depth:
             self.report_overlaps(piece)
 
+    def hatch(self, c, rect, box_type: str) -> None:
+        """Hatch a fill just painted (``self.last_fill``) when the greyscale edition tells its
+        category apart by pattern (:func:`pnp.render.ink.hatch`)."""
+        patterns = getattr(self.converter, "patterns", None)
+        if not patterns or self.last_fill not in patterns:
+            return
+        from .ink import hatch
+        from .vision import grey
+
+        hatch(c, rect, patterns[self.last_fill], grey(self.last_fill)[0], ellipse=box_type == "ellipse")
+
     def report_overlaps(self, piece: Piece) -> None:
         """``preflight.text-overlap`` for every text of ``piece`` that another box covers or
         crosses (:func:`pnp.render.overlap.overlaps`), at the other box's position setting."""
@@ -347,6 +362,7 @@ class Renderer:
         if fill is not None:
             c.setFillColor(fill)
             c.rect(*rect, stroke=0, fill=1)
+            self.hatch(c, rect, box_type="rect")
 
     def rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
         """The rectangle (x, y, w, h, pt, bottom-left origin) ``box`` fills for a piece whose
@@ -380,7 +396,13 @@ class Renderer:
             ink.share = rect[2] * rect[3] / max(trim[2] * trim[3], 1e-9)
             ink.rect = rect
             fills = len(ink.under)
+        self.last_fill = None
         drawn = ELEMENTS[box.type].draw(self, c, box, piece, rect, trim, key)
+        if self.last_fill is not None and self.converter is not None:
+            outline = {"rect": "rect", "ellipse": "ellipse"}.get(box.type) if box.type != "shape" else \
+                {"circle": "ellipse", "square": "rect", "rounded": "rect"}.get(str(box.props.get("shape")))
+            if outline:  # other shapes are not hatched: their outline is not their box
+                self.hatch(c, rect, outline)
         if ink is not None and ink.mode == "outline" and len(ink.under) > fills and box.type in ("rect", "ellipse", "shape"):
             from reportlab.lib.colors import HexColor
 

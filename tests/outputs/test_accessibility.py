@@ -395,3 +395,26 @@ def test_coverage_is_measured_from_the_pixels():
     c.save()
     blank, half, red = coverage(buf.getvalue(), dpi=72)
     assert blank == pytest.approx(0, abs=0.1) and half == pytest.approx(50, abs=1) and red == pytest.approx(200, abs=1)
+
+
+def test_greyscale_edition_hatches_categories_greyscale_merges(tmp_path):
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from pnp.core.units import MM
+
+    game = make_game(tmp_path, (BLUE, ORANGE))
+    assert any(f.rule == "access.greyscale" for f in findings(game))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(game), "-o", str(out), "--ink", "greyscale", "-q"])
+    assert result.exit_code == 0, result.stdout
+    doc = pdfium.PdfDocument(str(out / "suits" / "suits-cards-greyscale.pdf"))
+    image = np.asarray(doc[2].render(scale=2).to_pil().convert("L"), dtype=float)
+    left, top = image.shape[1] / 2 - 1.5 * 63.5 * MM * 2, image.shape[0] / 2 - 1.5 * 88.9 * MM * 2
+
+    def band(index: int):  # the strip of band above the name box of the card in grid slot index
+        x = left + index * 63.5 * MM * 2
+        return image[int(top + 1 * MM * 2):int(top + 5 * MM * 2), int(x + 3 * MM * 2):int(x + 60 * MM * 2)]
+
+    plain, hatched = band(0), band(2)  # suit a (blue, the lighter grey) and suit b (orange)
+    assert plain.std() < 2 and hatched.std() > 20, (plain.std(), hatched.std())

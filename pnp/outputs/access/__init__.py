@@ -102,6 +102,31 @@ def _matches(entry: dict, found: Found) -> bool:
     return True
 
 
+def grey_patterns(game: Game, layouts: LayoutSet, tokens: LayoutSet | None) -> dict[str, int]:
+    """Which colours the greyscale edition hatches, and how (1, 2, 3 ...: a pattern each): the
+    colours of every ``access.greyscale`` finding that game.toml does not accept. Colours that
+    such findings join are numbered by luminance, the lightest left plain (0, not listed)."""
+    from ...render import vision
+
+    found: list[Found] = []
+    for unit, shown in pieces_shown(game, layouts, tokens).items():
+        found += color_findings(unit, shown, layouts if unit.startswith("deck") else tokens or layouts)
+    entries, _ = accept_entries(game)
+    groups: list[set[str]] = []
+    for item in found:
+        if item.vision != "greyscale" or any(_matches(e, item) for e in entries):
+            continue
+        joined = [g for g in groups if g & set(item.colors)]
+        merged = set(item.colors).union(*joined)
+        groups = [g for g in groups if g not in joined] + [merged]
+    patterns: dict[str, int] = {}
+    for group in groups:
+        for index, color in enumerate(sorted(group, key=lambda c: (-vision.luminance(c), c))):
+            if index:
+                patterns[color] = index
+    return patterns
+
+
 def access_findings(game: Game, layouts: LayoutSet, tokens: LayoutSet | None, strict: bool = False) -> list[Finding]:
     """Every accessibility finding of ``game`` (see the module docstring), accepted ones as
     infos that give the reason; the rest infos, or warnings when ``strict``. An accept entry

@@ -40,6 +40,8 @@ class Found:
     boxes: set[str] = field(default_factory=set)
     categories: tuple[str, ...] = ()
     vision: str = ""
+    colors: tuple[str, ...] = ()
+    """The two category colours (``#RRGGBB``) of a colour finding."""
 
 
 def _names(raw) -> list[str]:
@@ -133,7 +135,7 @@ def color_findings(unit: str, shown: list[Shown], layouts: LayoutSet) -> list[Fo
                 finding = Finding.at("info", rule, where, message, hint=HINT_COLOR,
                                      component=a[0].piece.component, piece=pieces[0])
                 finding = replace(finding, pieces=tuple(pieces), count=len(pieces))
-                out[key] = Found(finding, set(names), {r.split(".")[0] for r in same}, (la, lb), view)
+                out[key] = Found(finding, set(names), {r.split(".")[0] for r in same}, (la, lb), view, (ha, hb))
     return list(out.values())
 
 
