@@ -24,7 +24,8 @@ from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import register
-from .ink import LowInk
+from .ink import LowInk, hatch
+from .vision import grey
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
 
@@ -310,9 +311,6 @@ class Renderer:
         patterns = getattr(self.converter, "patterns", None)
         if not patterns or self.last_fill not in patterns:
             return
-        from .ink import hatch
-        from .vision import grey
-
         hatch(c, rect, patterns[self.last_fill], grey(self.last_fill)[0], ellipse=box_type == "ellipse")
 
     def report_overlaps(self, piece: Piece) -> None:

@@ -15,6 +15,7 @@ from ...core.findings import Finding, merge
 from ...design.layouts import LayoutSet, board_layouts, drawable_cards, game_layouts
 from ...model.game import Game
 from ...model.pieces import token_pieces
+from ...render import vision
 from ...render.renderer import Renderer
 from ..base import BuildResult, OutputJob, Stage
 from .checks import Found, color_findings, contrast_findings, icon_findings
@@ -106,8 +107,6 @@ def grey_patterns(game: Game, layouts: LayoutSet, tokens: LayoutSet | None) -> d
     """Which colours the greyscale edition hatches, and how (1, 2, 3 ...: a pattern each): the
     colours of every ``access.greyscale`` finding that game.toml does not accept. Colours that
     such findings join are numbered by luminance, the lightest left plain (0, not listed)."""
-    from ...render import vision
-
     found: list[Found] = []
     for unit, shown in pieces_shown(game, layouts, tokens).items():
         found += color_findings(unit, shown, layouts if unit.startswith("deck") else tokens or layouts)
