@@ -14,6 +14,7 @@ from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardTh
                       CutOpt, SleeveSizeOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, LangOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
                       PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
+from .options import InkEdition, Simulation
 from .output import out, output_root, print_build, resolve_games, run_games
 
 
@@ -29,6 +30,12 @@ def describe(name: str, result) -> str:
             if result.sheets else ""
     if name == "boxes":
         return f"{result.cards} tuck box(es) on {result.sheets} sheet(s)" if result.sheets else ""
+    if name == "accessibility":
+        return ""
+    if name.startswith("ink-"):
+        return f"{result.sheets} file(s), the {name[4:]} edition" + "".join(f"\n    {n}" for n in result.notes)
+    if name.startswith("simulated-"):
+        return f"{result.sheets} page(s) as seen with {name.split('-', 1)[1]} (a preview, not for print)"
     if name.startswith("rulebook"):
         return f"{result.sheets} page(s)" if result.sheets else ""
     return f"{result.cards} cards"
@@ -66,15 +73,19 @@ def build(
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
     stamp: StampOpt = None,
     lang: LangOpt = None,
+    simulate: Annotated[Optional[Simulation], typer.Option("--simulate", case_sensitive=False, help="Write only a preview of the sheets as a player with this colour-vision deficiency (or a greyscale print) sees them, <game>-simulated-<vision>.pdf: for the screen, not for print.", show_default=False)] = None,
+    ink: Annotated[Optional[InkEdition], typer.Option("--ink", case_sensitive=False, help="Write only the low-ink edition (large fills lightened or outlined, art kept) or the greyscale edition (black ink only) of the card sheets, boards and tokens, <file>-low-ink.pdf or <file>-greyscale.pdf, and report the ink of each page beside the default edition's.", show_default=False)] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only,
-                                       changed_since, stamp, cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
-                                       card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
-                                       sleeve_size=sleeve_size, box_tolerance=box_tolerance)
+                                       changed_since, stamp, simulate=simulate.value if simulate else None,
+                                       ink=ink.value if ink else None, cut_lines=cut_lines, cut=cut,
+                                       corner_radius=corner_radius, boxes=boxes, card_thickness=card_thickness,
+                                       sleeve_thickness=sleeve_thickness, sleeve_size=sleeve_size,
+                                       box_tolerance=box_tolerance)
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -28,6 +28,7 @@ def check(
     games: GameArg = None,
     format: Annotated[Format, typer.Option("--format", case_sensitive=False, help="How to report: text for people, json for scripts and CI.")] = Format.TEXT,
     strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
+    accessibility: Annotated[bool, typer.Option("--accessibility", help="Colour-blind, greyscale and contrast findings not accepted in game.toml become warnings (without it they are infos); see docs/accessibility.md.")] = False,
     analysis: Annotated[bool, typer.Option("--analysis", help="Also show the composition: pieces per deck by colour, family, type or rank; cost curves; what each cost needs against what the game supplies.")] = False,
     plots: Annotated[Optional[Path], typer.Option("--plots", help="Write the composition charts as PNG files into DIR/<game>/ (implies --analysis).", metavar="DIR", show_default=False)] = None,
     target: TargetOpt = None,
@@ -66,7 +67,7 @@ def check(
     from ..core.findings import failing
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since,
-                                       cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
+                                       accessibility=accessibility, cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
                                        card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
                                        sleeve_size=sleeve_size, box_tolerance=box_tolerance)
     load = load_options(encoding, delimiter)

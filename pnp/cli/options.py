@@ -29,6 +29,22 @@ class Flip(str, Enum):
     SHORT = "short"
 
 
+class Simulation(str, Enum):
+    """What ``pnp build --simulate`` shows (:data:`pnp.render.vision.SIMULATIONS`)."""
+
+    DEUTERANOPIA = "deuteranopia"
+    PROTANOPIA = "protanopia"
+    TRITANOPIA = "tritanopia"
+    GREYSCALE = "greyscale"
+
+
+class InkEdition(str, Enum):
+    """What ``pnp build --ink`` makes (pnp.render.ink)."""
+
+    LOW = "low"
+    GREYSCALE = "greyscale"
+
+
 class Format(str, Enum):
     """How ``pnp check`` reports: for people, or JSON for scripts and CI."""
 

@@ -89,12 +89,17 @@ def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool
     card sheet of those decks or cards; with ``changed_since``, sheets of the cards changed
     since that reference (the two exclude each other: PnpError). ``stamp`` None takes the
     game's own ``[build] stamp``; ``extra`` are further settings by their field names (the
-    physical edition's ``cut_lines``, ``cut``, ``boxes``, ...)."""
+    physical edition's ``cut_lines``, ``cut``, ``boxes``, ...); ``simulate`` or ``ink`` among
+    them make only that preview or edition."""
     from ..outputs.base import BuildSettings
 
     if changed_since is not None and only:
         raise PnpError("give --only or --changed-since, not both",
                        hint="--only makes a sheet of named cards, --changed-since of the changed ones")
+    simulate, ink = extra.pop("simulate", None), extra.pop("ink", None)
+    if simulate is not None or ink is not None:  # only the preview or the edition asked for
+        return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("accessibility", "editions"),
+                             manifest_targets=False, image_dpi=image_dpi, simulate=simulate, ink=ink)
     common = dict(image_dpi=image_dpi, stamp=stamp, **extra)
     if changed_since is not None:
         return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),

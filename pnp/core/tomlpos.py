@@ -18,7 +18,8 @@ _HEADER_RE = re.compile(r"^\s*(\[\[|\[)\s*([^\[\]]+?)\s*(\]\]|\])\s*(#.*)?$")
 _KEY_RE = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
 
 
-_STRING_RE = re.compile(r"\"\"\".*?\"\"\"|'''.*?'''|\"(?:\\.|[^\"\\])*\"|'[^']*'")
+_STRING_RE = re.compile(r"\"\"\".*?\"\"\"|'''.*?'''|\"\"\".*$|'''.*$|\"(?:\\.|[^\"\\])*\"|'[^']*'")
+"""Strings on one line; a multi-line string opened and not closed on the line runs to its end."""
 
 
 def _key_parts(text: str) -> list[str]:
@@ -45,10 +46,15 @@ def toml_key_lines(text: str) -> dict[str, int]:
                 in_multi = None
             else:
                 continue
+        end = 0
+        for match in _STRING_RE.finditer(line):
+            if "#" in line[end:match.start()]:
+                break  # a comment: what follows is not a string
+            end = match.end()
+            opened = match.group(0)[:3]
+            if opened in ('"""', "'''") and (len(match.group(0)) < 6 or not match.group(0).endswith(opened)):
+                in_multi = opened  # opened here, closed on a later line
         stripped = _STRING_RE.sub('""', line).split("#", 1)[0]
-        for quote in ('"""', "'''"):
-            if stripped.count(quote) % 2 == 1:
-                in_multi = quote
         if depth == 0:
             header = _HEADER_RE.match(line)
             if header and not _KEY_RE.match(line):

@@ -20,13 +20,11 @@ from typing import Annotated, Any, Literal, Union
 from msgspec import Meta, Struct
 
 from ..core.errors import LayoutError, Location
-from ..core.findings import Finding
 from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import toml_error, toml_hint
 from ..core.units import parse_length
 from ..model.game import Game
-from ..model.pieces import CardInstance, card_instances
 from ..model.games import BOARDS_FILE, LAYOUTS_FILE, GameSource
 from .elements import BOX_TYPES, COMMON_KEYS, ELEMENT_SPECS
 from .fonts import BUNDLED, FontSet, read_fonts
@@ -125,6 +123,10 @@ class LayoutSet:
     largest bleed print shops ask for, print-specs.md §2). Bleed art is placed against this
     rectangle wherever the piece is drawn and clipped to the bleed the sheet or file has room
     for, so every copy shows the same part of the art."""
+    low_ink: str = "lighten"
+    """How the low-ink edition treats large fills: ``lighten`` or ``outline``."""
+    low_ink_tint: float = 0.25
+    """The share of its ink a lightened large fill keeps in the low-ink edition."""
     names: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
     """Template names each layout reads, once found (:func:`pnp.design.names.template_names`)."""
     piece_fields: dict[str, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
@@ -167,13 +169,17 @@ class LayoutsFile(Struct, forbid_unknown_fields=True):
     """A layouts file (``layouts.toml``, ``boards.toml``): ``[layouts.NAME]`` tables,
     ``[icons.NAME]`` tables, ``safe_zone``, the inset of ``area = "safe"`` from the trim, and
     ``bleed``, how far ``area = "bleed"`` runs past it, and ``stamp``, where the version
-    stamp goes on every layout that does not say (docs/versions.md)."""
+    stamp goes on every layout that does not say (docs/versions.md), and how the low-ink edition treats large
+    fills: ``low_ink`` (``lighten`` or ``outline``) and ``low_ink_tint`` (the share of its ink a
+    lightened fill keeps, 0 to 1; docs/accessibility.md)."""
 
     layouts: dict[str, Any] = {}
     icons: dict[str, Any] = {}
     safe_zone: Union[str, int, float] = "0.125in"
     bleed: Union[str, int, float] = "0.125in"
     stamp: str = "safe-bottom-right"
+    low_ink: str = "lighten"
+    low_ink_tint: Union[int, float] = 0.25
 
 
 class IconTable(Struct, forbid_unknown_fields=True):
@@ -295,6 +301,12 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     if bleed < 0:
         raise _error(file, "bleed", "bleed cannot be negative")
     _stamp_position(top.stamp, file, "stamp")
+    if top.low_ink not in ("lighten", "outline"):
+        raise _error(file, "low_ink", f"low_ink {top.low_ink!r} is not lighten or outline",
+                     hint='low_ink = "lighten" paints large fills as a tint; "outline" draws only their edge')
+    if not 0 <= top.low_ink_tint <= 1:
+        raise _error(file, "low_ink_tint", f"low_ink_tint {top.low_ink_tint} is not between 0 and 1",
+                     hint="the share of its ink a large fill keeps in the low-ink edition, e.g. 0.25")
     raw_layouts = top.layouts
     icons = {}
     for name, spec in top.icons.items():
@@ -407,46 +419,8 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         resolved[name] = Layout(name, merged.get("background"), boxes,
                                 merged.get("background_origin", name), merged.get("stamp") or top.stamp)
     files = {"": file, **{f"layouts.{n}": file for n in resolved}, **{f"icons.{n}": file for n in icons}}
-    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files, fonts=fonts)
-
-
-def undefined_layout(game: Game, comp, row, kind: str, name: str, layouts: LayoutSet) -> Finding:
-    """The ``layout.undefined`` error of a card whose ``kind`` side (``face``, ``back``) names
-    layout ``name``, which ``layouts`` does not define: at the cell that names it, or the
-    game.toml key with its line; the piece is the card (``deck/id``)."""
-    column = comp.layout_column if kind == "face" else comp.back_column
-    if column:
-        loc = row.location(column)
-    else:
-        loc = game.key_location(f"components.{comp.id}.{'layout' if kind == 'face' else 'back'}")
-    return Finding.at("error", "layout.undefined", loc, f"the {kind} layout {name!r} is not defined in {layouts.display}",
-                      hint=did_you_mean(name, layouts.layouts, "layouts: " + ", ".join(sorted(layouts.layouts))),
-                      component=comp.id, piece=f"{comp.id}/{row.id}" if row.id is not None else comp.id)
-
-
-def drawable_cards(game: Game, layouts: LayoutSet) -> tuple[list[CardInstance], list[Finding]]:
-    """Every card of ``game``, and a ``layout.undefined`` error for each side of a row that names
-    a layout ``layouts`` does not define (:func:`undefined_layout`). That side is left blank
-    (its layout becomes ``""``, which draws nothing) and the other side is still drawn, so its
-    own problems are found too; a build with such a finding is refused unless forced."""
-    findings: list[Finding] = []
-    blank: set[tuple[str, int, str]] = set()
-    for comp in game:
-        if comp.kind != "deck":
-            continue
-        for row in comp.rows:
-            for kind, name in (("face", comp.layout_of(row)), ("back", comp.back_of(row))):
-                if name and name not in layouts.layouts:
-                    findings.append(undefined_layout(game, comp, row, kind, name, layouts))
-                    blank.add((comp.id, row.line, kind))
-    cards = card_instances(game)
-    for card in cards if blank else []:
-        key = (card.face.component, card.face.row.line if card.face.row else 0)
-        if key + ("face",) in blank:
-            card.face = replace(card.face, layout="")
-        if key + ("back",) in blank:
-            card.back = replace(card.back, layout="")
-    return cards, findings
+    return LayoutSet(path, display, resolved, icons, dict(colors), safe_zone, bleed=bleed, files=files, fonts=fonts,
+                     low_ink=top.low_ink, low_ink_tint=float(top.low_ink_tint))
 
 
 def game_layouts(game: Game, source: GameSource) -> LayoutSet:

@@ -15,7 +15,8 @@ from typing import Any
 from ..core.files import file_digest
 from ..model.game import Game, Row
 from ..model.pieces import CardInstance
-from .layouts import LayoutSet, drawable_cards
+from .layouts import LayoutSet
+from .drawable import drawable_cards
 from .stamp import face_hash
 
 FORMAT = 1

@@ -2,8 +2,10 @@
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
 In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
-``rulebook``, ``export`` (the print-shop and Tabletop Simulator targets a manifest lists) and
-``cut`` (print-and-cut sheets and cut files, with ``--cut``) and ``boxes`` (tuck boxes, with
+``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook``,
+``export`` (the print-shop and Tabletop Simulator targets a manifest lists), ``editions``
+(simulated previews and ink-saving editions, when a build asks for them), ``cut``
+(print-and-cut sheets and cut files, with ``--cut``) and ``boxes`` (tuck boxes, with
 ``--boxes``).
 
 The registry is made on first use, so that what only needs the settings (:mod:`.base`), such
@@ -18,15 +20,17 @@ __all__ = ["OUTPUTS", "BuildResult", "BuildSettings", "Output", "OutputJob", "Sh
 
 
 def _registry() -> dict[str, Output]:
+    from .access import AccessibilityOutput
     from .boards import BoardsOutput
     from .boxes import BoxesOutput
     from .cards import CardsOutput
     from .cut import CutOutput
+    from .editions import EditionsOutput
     from .export import ExportOutput
     from .rulebook import RulebookOutput
 
-    return {output.name: output for output in (CardsOutput(), BoardsOutput(), RulebookOutput(), ExportOutput(), CutOutput(),
-                                                        BoxesOutput())}
+    return {output.name: output for output in (CardsOutput(), BoardsOutput(), AccessibilityOutput(), RulebookOutput(),
+                                                ExportOutput(), EditionsOutput(), CutOutput(), BoxesOutput())}
 
 
 def __getattr__(name: str):

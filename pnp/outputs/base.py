@@ -83,6 +83,10 @@ class BuildSettings:
     ``language``: build the game in this one of its languages (``[game] languages``) into
     ``output/<game>/<language>/``, file names carrying the code (None: the tables as written,
     into ``output/<game>/``; docs/translating.md).
+    ``accessibility``: the colour-vision, greyscale and contrast findings not accepted in
+    game.toml are warnings (else infos; docs/accessibility.md). ``simulate``: make only the
+    preview of the sheets as seen with this vision (:data:`pnp.render.vision.SIMULATIONS`).
+    ``ink``: make only the ``low`` ink or ``greyscale`` edition of the sheets (pnp.render.ink).
     """
 
     sheet: SheetOptions = SheetOptions()
@@ -127,6 +131,9 @@ class BuildSettings:
     """Room to spare inside a tuck box on width, height and depth, pt (1 mm)."""
     language: str | None = None
     """Build the game in this one of its languages (see the class docstring); None: as written."""
+    accessibility: bool = False
+    simulate: str | None = None
+    ink: str | None = None
 
     def stamps(self, game: Game) -> bool:
         """Whether this build prints the version stamp on ``game``'s home sheets."""
@@ -181,6 +188,8 @@ class BuildResult:
     outputs: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
     remove: list[Path] = field(default_factory=list)
     prune_within: Path | None = None
+    notes: list[str] = field(default_factory=list)
+    """Lines the build report prints under the part (an edition's ink per page)."""
 
 
 def write_result(result: BuildResult) -> BuildResult:

@@ -247,7 +247,7 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
     paper = opts.paper_size()
     plans = [plan_board(bp.size, paper, margin=opts.margin, bleed=opts.bleed, overlap=overlap) for bp in pieces]
     c = new_canvas(target, paper, f"{game.title} - boards", f"Print-and-play boards for {game.title}",
-                   image_dpi=image_dpi)
+                   image_dpi=image_dpi, converter=renderer.converter)
     contents = []
     page = 2
     for bp, plan in zip(pieces, plans):
@@ -290,7 +290,8 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 
 def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
                   overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                  image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False) -> BuildResult:
+                  image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False,
+                  color_convert=None, converter=None) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
@@ -322,7 +323,9 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                             dict(game.manifest.get("colors", {})))
     findings += _undefined_layouts(game, layouts, pieces, tokens, nets)
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version)
+                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version,
+                        color_convert=color_convert)
+    renderer.converter = converter  # an edition's (pnp.render.ink), as for render_cards
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)

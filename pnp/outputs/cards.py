@@ -21,7 +21,8 @@ from ..core.findings import Finding, merge
 from ..core.progress import step
 from ..core.suggest import did_you_mean
 from ..core.units import MM, Size, to_mm
-from ..design.layouts import LayoutSet, drawable_cards, game_layouts
+from ..design.layouts import LayoutSet, game_layouts
+from ..design.drawable import drawable_cards
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.facts import game_facts
 from ..model.game import Game
@@ -131,7 +132,8 @@ def render_cards_pdf(target, game: Game, renderer: Renderer, cards: list[CardIns
     paper = opts.paper_size()
     duplex = not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - cards", f"Print-and-play card sheets for {game.title}",
-                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi)
+                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi,
+                   converter=renderer.converter)
     draw_calibration(c, paper, game, opts, duplex)
     turn_backs = opts.gutter_fold or opts.flip == "short"
     renderer.plan_shares([(card.face, card.size.width, card.size.height, False) for card in cards] +
@@ -363,7 +365,8 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
                  contact_dpi: int | None = SCREEN_DPI, draft: bool = False, stamp: bool = False,
-                 reprint: ReprintPlan | None = None, cut_lines: bool = False) -> BuildResult:
+                 reprint: ReprintPlan | None = None, cut_lines: bool = False,
+                 color_convert=None, converter=None) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
     and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
     render draws every card but no contact sheet (they draw the same cards again).
@@ -378,10 +381,14 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     (docs/versions.md). With ``reprint``, just the cards it prints go on
     ``<game>-cards-changed.pdf``, beside ``<game>-changes.pdf``, the list of what to take out
     of the old print (:mod:`pnp.outputs.reprint`). ``cut_lines`` draws each face's trim
-    outline. Raises BuildError when the cards fit no sheet.
+    outline. ``color_convert`` and ``converter`` make an edition (:mod:`pnp.render.ink`): the
+    Renderer's colour hook, and the InkConverter the PDF's canvas converts every colour and
+    picture with. Raises BuildError when the cards fit no sheet.
     """
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
-                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version)
+                        facts=game_facts(game), draft=draft, stamp=stamp, version=game.version,
+                        color_convert=color_convert)
+    renderer.converter = converter
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)

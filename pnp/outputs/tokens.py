@@ -120,7 +120,8 @@ def render_tokens_pdf(target, game: Game, renderer: Renderer, pieces: list[Token
         raise BuildError(exc.message, location=exc.location or where, hint=exc.hint, rule=exc.rule) from None
     duplex = any(s.double for s in sheets) and not opts.gutter_fold
     c = new_canvas(target, paper, f"{game.title} - tokens", f"Print-and-play tokens for {game.title}",
-                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi)
+                   DUPLEX_NAMES[opts.flip] if duplex else "Simplex", image_dpi=image_dpi,
+                   converter=renderer.converter)
     contents = []
     by_comp: dict[str, list[TokenPiece]] = {}
     for tp in pieces:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ..core.errors import PnpError
 from ..core.files import write_atomic
-from ..design.layouts import drawable_cards, game_layouts
+from ..design.layouts import game_layouts
+from ..design.drawable import drawable_cards
 from ..model.facts import game_facts
 from ..model.games import GameSource
 from ..model.load import LoadOptions, load_game

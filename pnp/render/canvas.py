@@ -60,7 +60,8 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
     :func:`viewer_preferences`, print-specs.md §8 checks 8 and 16); None for a print-shop file,
     which has none.
     ``converter``: an :class:`pnp.render.color.InkConverter` makes a CMYK canvas
-    (:class:`pnp.render.color.PrintCanvas`). ``scratch``: a page that is only rendered to
+    (:class:`pnp.render.color.PrintCanvas`); a converter with a ``make_canvas`` makes its own
+    (the greyscale edition's, :mod:`pnp.render.ink`). ``scratch``: a page that is only rendered to
     pixels (no metadata, no compression).
     """
     size = (page.width, page.height)
@@ -68,7 +69,9 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
         return ArtCanvas(target, pagesize=size, invariant=1, initialFontName=register("sans"), image_dpi=image_dpi)
     kwargs = dict(pagesize=size, invariant=1, pageCompression=1, initialFontName=register("sans"),
                   initialFontSize=9, image_dpi=image_dpi)
-    if converter is not None:
+    if converter is not None and hasattr(converter, "make_canvas"):
+        c = converter.make_canvas(target, **kwargs)  # an edition's own (pnp.render.ink)
+    elif converter is not None:
         c = PrintCanvas(target, converter, **kwargs)
     else:
         c = ArtCanvas(target, **kwargs)

@@ -26,6 +26,8 @@ from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
 from .fonts import FontBook
+from .ink import LowInk, hatch
+from .vision import grey
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
 from .stamp import draw_stamp, slug_finding, slug_room
@@ -62,6 +64,13 @@ class Renderer:
         self.round_piece = False
         """The piece being drawn is round or hexagonal: a stamp set in a corner of the safe zone
         goes to its bottom middle, since the corners lie outside the cut line."""
+        self.low_ink = color_convert if isinstance(color_convert, LowInk) else None
+        """The low-ink edition's painter, told the share and place of each box drawn."""
+        self.converter = None
+        """An :class:`pnp.render.color.InkConverter` the files this renderer draws are made with
+        (their canvas converts every colour and picture; the greyscale edition), or None."""
+        self.last_fill: str | None = None
+        """The ``#RRGGBB`` of the last fill painted (what an edition's hatching is keyed by)."""
         self.draft = draft
         self._form_canvas = None
         self._forms: dict = {}
@@ -220,6 +229,8 @@ class Renderer:
     def paint(self, hexcolor: str, role: str):
         """``#RRGGBB`` as the reportlab colour this renderer paints ``role`` (text, fill,
         stroke) with: as given, or converted by the print profile's ``color_convert``."""
+        if role == "fill":
+            self.last_fill = hexcolor
         if self.color_convert is not None:
             return self.color_convert(hexcolor, role)
         from reportlab.lib.colors import HexColor
@@ -313,6 +324,8 @@ class Renderer:
         if not self.repeat_depth:
             self.repeat_cells = 0
             self.footprints = []
+            if self.low_ink is not None:
+                self.low_ink.start_piece()
         bl, bb, br, bt = bleed
         c.saveState()
         path = c.beginPath()
@@ -361,6 +374,14 @@ class Renderer:
             self.note((piece.card_key, "stamp.slug-room", "", ""),
                       slug_finding(self.layouts.location(f"layouts.{layout.name}.stamp"), piece.card_key, below))
 
+    def hatch(self, c, rect, box_type: str) -> None:
+        """Hatch a fill just painted (``self.last_fill``) when the greyscale edition tells its
+        category apart by pattern (:func:`pnp.render.ink.hatch`)."""
+        patterns = getattr(self.converter, "patterns", None)
+        if not patterns or self.last_fill not in patterns:
+            return
+        hatch(c, rect, patterns[self.last_fill], grey(self.last_fill)[0], ellipse=box_type == "ellipse")
+
     def report_overlaps(self, piece: Piece) -> None:
         """``preflight.text-overlap`` for every text of ``piece`` that another box covers or
         crosses (:func:`pnp.render.overlap.overlaps`), at the other box's position setting."""
@@ -402,10 +423,13 @@ class Renderer:
             return
         home = layout.background_origin or layout.name
         key = f"layouts.{home}.background" + ("" if home == layout.name else f", drawing layout {layout.name}")
+        if self.low_ink is not None:
+            self.low_ink.share, self.low_ink.rect = 1.0, rect
         fill = self.color(layout.background, ctx, key)
         if fill is not None:
             c.setFillColor(fill)
             c.rect(*rect, stroke=0, fill=1)
+            self.hatch(c, rect, box_type="rect")
 
     def rect_of(self, box: Box, trim, bleed) -> tuple[float, float, float, float]:
         """The rectangle (x, y, w, h, pt, bottom-left origin) ``box`` fills for a piece whose
@@ -433,7 +457,31 @@ class Renderer:
         p = box.props
         if "when" in p and not self.expression(str(p["when"]), piece.context, key("when")):
             return
-        drawn = ELEMENTS[box.type].draw(self, c, box, piece, self.rect_of(box, trim, bleed), trim, key)
+        rect = self.rect_of(box, trim, bleed)
+        ink = self.low_ink
+        if ink is not None:
+            ink.share = rect[2] * rect[3] / max(trim[2] * trim[3], 1e-9)
+            ink.rect = rect
+            fills = len(ink.under)
+        self.last_fill = None
+        drawn = ELEMENTS[box.type].draw(self, c, box, piece, rect, trim, key)
+        if self.last_fill is not None and self.converter is not None:
+            outline = {"rect": "rect", "ellipse": "ellipse"}.get(box.type) if box.type != "shape" else \
+                {"circle": "ellipse", "square": "rect", "rounded": "rect"}.get(str(box.props.get("shape")))
+            if outline:  # other shapes are not hatched: their outline is not their box
+                self.hatch(c, rect, outline)
+        if ink is not None and ink.mode == "outline" and len(ink.under) > fills and box.type in ("rect", "ellipse", "shape"):
+            from reportlab.lib.colors import HexColor
+
+            c.saveState()
+            c.setStrokeColor(HexColor(ink.under[-1][1]))
+            c.setLineWidth(1.0)
+            x, y, w, h = rect
+            if box.type == "ellipse":
+                c.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+            else:
+                c.rect(x, y, w, h, stroke=1, fill=0)
+            c.restoreState()
         if drawn is not None and self.footprints is not None and not self.repeat_depth:
             x0, y0, x1, y1, kind, *shape = drawn
             setting = "y" if "y" in box.origins else "type"

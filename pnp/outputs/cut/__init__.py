@@ -26,7 +26,8 @@ from typing import Callable
 from ...core.errors import PnpError
 from ...core.findings import Finding, merge
 from ...core.units import MM, to_mm
-from ...design.layouts import board_layouts, drawable_cards, game_layouts
+from ...design.layouts import board_layouts, game_layouts
+from ...design.drawable import drawable_cards
 from ...geometry.packing import hexagon_points
 from ...geometry.registration import CutterSheet, Slot, fits, layout
 from ...model.facts import game_facts

@@ -21,7 +21,8 @@ from pathlib import Path
 from ...core.findings import merge
 from ...core.parallel import default_workers
 from ...core.suggest import did_you_mean
-from ...design.layouts import LayoutSet, drawable_cards, game_layouts
+from ...design.layouts import LayoutSet, game_layouts
+from ...design.drawable import drawable_cards
 from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings

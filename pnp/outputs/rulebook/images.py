@@ -15,7 +15,8 @@ from pathlib import Path
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import Size
-from ...design.layouts import game_fonts, undefined_layout
+from ...design.layouts import game_fonts
+from ...design.drawable import undefined_layout
 from ...model.context import piece_context
 from ...model.games import LAYOUTS_FILE
 from ...model.pieces import Piece

@@ -40,7 +40,7 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
             renderer.note((piece.card_key, where, "glyph"),
                           missing_glyph(renderer.layouts.location(f"{where}.label"), renderer.fonts.describe(icon.font),
                                         lacking, piece=piece.card_key))
-        label_color = renderer.color(icon.label_color, ctx, f"{where}.label_color", role="text")
+        label_color = renderer.color(icon.label_color, ctx, f"{where}.label_color", role="label")
         fs = size * icon.label_scale
         lw = renderer.text_width(icon.font, icon.label) * fs
         if lw > width * 0.86:
