@@ -97,7 +97,10 @@ class Renderer:
         self._widths: dict[tuple[str, str], float] = {}
         self.fonts = FontBook(layouts.fonts)
         """The game's fonts: fallback chains, runs and widths (cached)."""
+        self._hexes: dict[str, str | None] = {}
+        """The ``#RRGGBB`` of each colour setting looked up so far (None: no colour)."""
         self._colors: dict[tuple[str, str], Any] = {}
+        """The reportlab colour of each (``#RRGGBB``, role) painted so far."""
         self._rendered: dict[tuple, str] = {}
         """Templates rendered so far, by :func:`pnp.design.templating.render_key`: a template
         is run once per distinct value of the names it reads."""
@@ -197,31 +200,43 @@ class Renderer:
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
 
-        Each colour name or ``#RRGGBB`` is looked up and converted once per role (the palette
-        and the print profile are fixed for the renderer); a template is evaluated first.
-        Raises LayoutError naming the setting for a name that is not in the game's palette.
+        Each colour name or ``#RRGGBB`` is looked up once; its reportlab colour is made once per
+        role (the palette and the print profile are fixed for the renderer), except for the
+        low-ink edition, whose colour depends on the box being drawn. A template is evaluated
+        first. Raises LayoutError naming the setting for a name that is not in the game's palette.
         """
         value = self.value(raw, ctx, where) if isinstance(raw, str) and ("{{" in raw or "{%" in raw) else raw
         if value is None:
             return None
         text = value if isinstance(value, str) else str(value)
-        key = (text, role)
-        found = self._colors.get(key, MISSING)
-        if found is MISSING:
-            found = self._parse_color(text.strip(), role, where)
-            self._colors[key] = found
+        hexcolor = self._hexes.get(text, MISSING)
+        if hexcolor is MISSING:
+            hexcolor = self._hex(text.strip(), where)
+            self._hexes[text] = hexcolor
+        if hexcolor is None:
+            return None
+        if self.low_ink is not None:
+            return self.paint(hexcolor, role)
+        if role == "fill":
+            self.last_fill = hexcolor  # what the greyscale edition's hatching is keyed by
+        key = (hexcolor, role)
+        found = self._colors.get(key)
+        if found is None:
+            found = self._colors[key] = self.paint(hexcolor, role)
         return found
 
-    def _parse_color(self, text: str, role: str, where: str):
+    def _hex(self, text: str, where: str) -> str | None:
+        """The ``#RRGGBB`` a colour setting names (None for ``none`` or blank). Raises
+        LayoutError for a name that is not in the game's palette."""
         if text in ("", "none"):
             return None
         if text.startswith("#") and re.fullmatch(r"#[0-9A-Fa-f]{6}", text):
-            return self.paint(text.upper(), role)
+            return text.upper()
         palette = self.layouts.colors
         if text in palette:
-            return self.paint(palette[text].upper(), role)
+            return palette[text].upper()
         if text in BASIC_COLORS:
-            return self.paint(BASIC_COLORS[text], role)
+            return BASIC_COLORS[text]
         raise self.layouts.error(where, f"{text!r} is not a colour of this game",
                                  hint=did_you_mean(text, list(palette) + list(BASIC_COLORS),
                                                    "use a name from [colors] in game.toml, or #RRGGBB"))

@@ -89,3 +89,19 @@ def test_compiled_templates_are_kept_between_runs_and_print_the_same(tmp_path, m
     monkeypatch.setattr(templating, "_BYTECODE", [])
     assert templating.bytecode_cache() is None
     assert templating._from_cache(templating.layout_env(), source).render(n=1, name="z") == "0,Z"
+
+
+def test_the_low_ink_edition_paints_a_colour_by_the_box_it_fills_every_time():
+    from pnp.render.ink import LowInk, tint
+
+    layouts = LayoutSet(Path("layouts.toml"), "layouts.toml", {}, {}, {"ember": "#c0392b"})
+    low = LowInk(0.25)
+    r = Renderer(layouts, Path("."), color_convert=low)
+    low.share = 1.0  # a background: lightened
+    assert r.color("ember", {}, "k").hexval()[2:].upper() == tint("#C0392B", 0.25)[1:].upper()
+    low.share = 0.05  # a small box of the same colour: as it is, not the background's tint
+    assert r.color("ember", {}, "k").hexval()[2:].upper() == "C0392B"
+    r.color("#27AE60", {}, "k")
+    assert r.last_fill == "#27AE60"
+    r.color("ember", {}, "k")  # a colour seen before is still the last fill painted
+    assert r.last_fill == "#C0392B"
