@@ -97,10 +97,8 @@ class Renderer:
         self._widths: dict[tuple[str, str], float] = {}
         self.fonts = FontBook(layouts.fonts)
         """The game's fonts: fallback chains, runs and widths (cached)."""
-        self._hexes: dict[str, str | None] = {}
-        """The ``#RRGGBB`` of each colour setting looked up so far (None: no colour)."""
-        self._colors: dict[tuple[str, str], Any] = {}
-        """The reportlab colour of each (``#RRGGBB``, role) painted so far."""
+        self._hexes: dict[str, str | None] = {}  # each colour setting's #RRGGBB (None: no colour)
+        self._colors: dict[tuple[str, str], Any] = {}  # the reportlab colour of each (#RRGGBB, role)
         self._rendered: dict[tuple, str] = {}
         """Templates rendered so far, by :func:`pnp.design.templating.render_key`: a template
         is run once per distinct value of the names it reads."""
@@ -200,11 +198,9 @@ class Renderer:
     def color(self, raw: Any, ctx: dict, where: str, role: str = "fill"):
         """A colour setting as a reportlab colour, or None for ``none``/blank.
 
-        Each colour name or ``#RRGGBB`` is looked up once; its reportlab colour is made once per
-        role (the palette and the print profile are fixed for the renderer), except for the
-        low-ink edition, whose colour depends on the box being drawn. A template is evaluated
-        first. Raises LayoutError naming the setting for a name that is not in the game's palette.
-        """
+        Each name is looked up once and its reportlab colour made once per role, except in the
+        low-ink edition, where it depends on the box drawn; a template is evaluated first.
+        Raises LayoutError naming the setting for a name that is not in the game's palette."""
         value = self.value(raw, ctx, where) if isinstance(raw, str) and ("{{" in raw or "{%" in raw) else raw
         if value is None:
             return None
@@ -219,10 +215,9 @@ class Renderer:
             return self.paint(hexcolor, role)
         if role == "fill":
             self.last_fill = hexcolor  # what the greyscale edition's hatching is keyed by
-        key = (hexcolor, role)
-        found = self._colors.get(key)
+        found = self._colors.get((hexcolor, role))
         if found is None:
-            found = self._colors[key] = self.paint(hexcolor, role)
+            found = self._colors[(hexcolor, role)] = self.paint(hexcolor, role)
         return found
 
     def _hex(self, text: str, where: str) -> str | None:
