@@ -54,12 +54,12 @@ def build(
     bleed: BleedOpt = defaults.BLEED,
     cut_lines: CutLinesOpt = False,
     cut: CutOpt = None,
-    corner_radius: CornerRadiusOpt = "0.125in",
+    corner_radius: CornerRadiusOpt = defaults.CORNER_RADIUS,
     boxes: BoxesOpt = False,
-    card_thickness: CardThicknessOpt = "0.30mm",
-    sleeve_thickness: SleeveThicknessOpt = "0mm",
-    sleeve_size: SleeveSizeOpt = "none",
-    box_tolerance: BoxToleranceOpt = "1mm",
+    card_thickness: CardThicknessOpt = defaults.CARD_THICKNESS,
+    sleeve_thickness: SleeveThicknessOpt = defaults.SLEEVE_THICKNESS,
+    sleeve_size: SleeveSizeOpt = defaults.SLEEVE_SIZE,
+    box_tolerance: BoxToleranceOpt = defaults.BOX_TOLERANCE,
     contact_sheets: ContactSheetsOpt = True,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
@@ -82,10 +82,9 @@ def build(
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
     settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only,
                                        changed_since, stamp, simulate=simulate.value if simulate else None,
-                                       ink=ink.value if ink else None, cut_lines=cut_lines, cut=cut,
-                                       corner_radius=corner_radius, boxes=boxes, card_thickness=card_thickness,
-                                       sleeve_thickness=sleeve_thickness, sleeve_size=sleeve_size,
-                                       box_tolerance=box_tolerance)
+                                       ink=ink.value if ink else None,
+                                       **defaults.physical(cut_lines, cut, corner_radius, boxes, card_thickness, sleeve_thickness,
+                                                          sleeve_size, box_tolerance))
     sources = resolve_games(games)
     root = output_root(output, games)
     load = load_options(encoding, delimiter)

@@ -42,12 +42,12 @@ def check(
     bleed: BleedOpt = defaults.BLEED,
     cut_lines: CutLinesOpt = False,
     cut: CutOpt = None,
-    corner_radius: CornerRadiusOpt = "0.125in",
+    corner_radius: CornerRadiusOpt = defaults.CORNER_RADIUS,
     boxes: BoxesOpt = False,
-    card_thickness: CardThicknessOpt = "0.30mm",
-    sleeve_thickness: SleeveThicknessOpt = "0mm",
-    sleeve_size: SleeveSizeOpt = "none",
-    box_tolerance: BoxToleranceOpt = "1mm",
+    card_thickness: CardThicknessOpt = defaults.CARD_THICKNESS,
+    sleeve_thickness: SleeveThicknessOpt = defaults.SLEEVE_THICKNESS,
+    sleeve_size: SleeveSizeOpt = defaults.SLEEVE_SIZE,
+    box_tolerance: BoxToleranceOpt = defaults.BOX_TOLERANCE,
     jobs: JobsOpt = None,
     encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
@@ -67,9 +67,9 @@ def check(
     from ..core.findings import failing
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since,
-                                       accessibility=accessibility, cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
-                                       card_thickness=card_thickness, sleeve_thickness=sleeve_thickness,
-                                       sleeve_size=sleeve_size, box_tolerance=box_tolerance)
+                                       accessibility=accessibility,
+                                       **defaults.physical(cut_lines, cut, corner_radius, boxes, card_thickness, sleeve_thickness,
+                                                          sleeve_size, box_tolerance))
     load = load_options(encoding, delimiter)
     sources = resolve_games(games)
     reports = run_games(sources, output_root(output, games), settings, load, write=False,

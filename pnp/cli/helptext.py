@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '52b5c3790948adf6b4041aed3e5d93ce484a5a7eaabc7387222f155c9c0269cd'
+SOURCES = 'fb54f5b6c0646625f3e189757334faa83a7dd9420b8a82c68abf73963d32e97e'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -26,6 +26,25 @@ BLEED = "0.125in"
 """Default ``--bleed``."""
 ENCODING = "utf-8"
 """Default ``--encoding`` of the CSV files."""
+CORNER_RADIUS = "0.125in"
+"""Default ``--corner-radius`` of print-and-cut card paths."""
+CARD_THICKNESS = "0.30mm"
+"""Default ``--card-thickness`` of tuck boxes (a 300 gsm card)."""
+SLEEVE_THICKNESS = "0mm"
+"""Default ``--sleeve-thickness``."""
+SLEEVE_SIZE = "none"
+"""Default ``--sleeve-size`` (no sleeves)."""
+BOX_TOLERANCE = "1mm"
+"""Default ``--box-tolerance``."""
+
+
+def physical(cut_lines: bool, cut: str | None, corner_radius: float, boxes: bool, card_thickness: float,
+             sleeve_thickness: float, sleeve_size, box_tolerance: float) -> dict:
+    """The physical edition's options as :class:`~pnp.outputs.base.BuildSettings` fields (pt),
+    which ``build`` and ``check`` take alike (docs/cutting.md)."""
+    return dict(cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
+                card_thickness=card_thickness, sleeve_thickness=sleeve_thickness, sleeve_size=sleeve_size,
+                box_tolerance=box_tolerance)
 
 
 def bad_parameter(message: str) -> Exception:

@@ -121,7 +121,7 @@ class BuildSettings:
     """Corner radius of the cards' cut paths in print-and-cut files, pt (1/8 in)."""
     boxes: bool = False
     """``--boxes``: a tuck box per deck."""
-    card_thickness: float = parse_length("0.30mm")  # as the command line parses its default
+    card_thickness: float = parse_length("0.30mm")  # parsed as the command line parses its default
     """One card's thickness for tuck boxes, pt (0.30 mm: 300 gsm card)."""
     sleeve_thickness: float = 0.0
     """What a sleeve adds to each card's thickness, pt."""
