@@ -146,6 +146,12 @@ def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
         else:
             for f in result.files:
                 out.print(f"    wrote {escape(str(f))}")
+        if len(result.removed) > MAX_LISTED:
+            folder = Path(os.path.commonpath([str(f.parent) for f in result.removed]))
+            out.print(f"    removed {len(result.removed)} files under {escape(str(folder))} that this build no longer makes")
+        else:
+            for f in result.removed:
+                out.print(f"    removed {escape(str(f))} (this build no longer makes it)")
     for name, files in ({} if quiet else report.kept).items():
         if files:
             out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")

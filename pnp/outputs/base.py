@@ -179,7 +179,8 @@ class BuildResult:
     """What one part of a build made and found: ``outputs`` (path, bytes) rendered in memory and
     not yet written, ``remove`` the files an earlier run made that this one does not (removed
     when the outputs are written, along with folders under ``prune_within`` left empty),
-    ``files`` the paths written, ``findings``, and the ``sheets`` and pieces (``cards``) drawn."""
+    ``files`` the paths written, ``removed`` those removed, ``findings``, and the ``sheets`` and
+    pieces (``cards``) drawn."""
 
     files: list[Path] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -187,6 +188,7 @@ class BuildResult:
     cards: int = 0
     outputs: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
     remove: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
     prune_within: Path | None = None
     notes: list[str] = field(default_factory=list)
     """Lines the build report prints under the part (an edition's ink per page)."""
@@ -195,13 +197,15 @@ class BuildResult:
 def write_result(result: BuildResult) -> BuildResult:
     """Write ``result.outputs`` (each file atomically, so a reader never sees half a file),
     then remove ``result.remove`` and the folders under ``result.prune_within`` that leaves
-    empty. Fills ``result.files``, drops the bytes and returns ``result``."""
+    empty. Fills ``result.files`` and ``result.removed``, drops the bytes and returns ``result``."""
     for path, data in result.outputs:
         write_atomic(path, data)
         result.files.append(path)
     result.outputs = []
     for path in result.remove:
-        path.unlink(missing_ok=True)
+        if path.is_file():
+            path.unlink()
+            result.removed.append(path)
         parent = path.parent
         root = result.prune_within
         while root is not None and parent != root and parent.is_relative_to(root) and parent.is_dir() \

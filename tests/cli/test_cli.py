@@ -83,6 +83,13 @@ def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
     assert (tmp_path / "out" / "tiny" / "contact" / "cards.png").read_bytes().startswith(b"\x89PNG")
     assert "5 cards on 1 sheet(s)" in result.stdout
 
+    # a build without contact sheets removes the old one, and says so
+    again = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4", "--no-contact-sheets")
+    assert again.returncode == 0, again.stderr
+    sheet = tmp_path / "out" / "tiny" / "contact" / "cards.png"
+    assert not sheet.exists()
+    assert f"removed {sheet} (this build no longer makes it)" in again.stdout.replace("\n", "")
+
 
 @pytest.mark.parametrize("args, message", [
     (["--paper", "b7"], "Invalid value for '--paper'"),
