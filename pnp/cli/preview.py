@@ -40,6 +40,10 @@ def preview(
     encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
+    lang: Annotated[Optional[str], typer.Option(
+        "--lang", metavar="LANG", show_default=False,
+        help="Show the game in one of the languages its game.toml lists, its texts from i18n/<lang>.po "
+             "(docs/translating.md); a saved catalogue refreshes the page like any other file.")] = None,
 ) -> None:
     """Show a game as it will print in a local web page: every card of every deck (face and back),
     the boards, tokens and rulebook pages, and the findings of pnp check beside the pieces they
@@ -56,7 +60,7 @@ def preview(
     source = sources[0]
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     session = PreviewSession(source, load_options(encoding, delimiter), output,
-                             BuildSettings(opts, max_image_pixels))
+                             BuildSettings(opts, max_image_pixels, language=lang))
     session.refresh()
     try:
         sock = bind(host, port)

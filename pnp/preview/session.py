@@ -35,6 +35,7 @@ from ..outputs.base import BuildSettings, OutputJob, SheetOptions
 from ..outputs.rulebook import RulebookOutput
 from ..pipeline.build import BuildJob, run_game
 from ..pipeline.cache import inputs_key
+from ..pipeline.language import localize
 from ..pipeline.stages import stage_failure
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
@@ -64,8 +65,11 @@ def check_in_background(job: BuildJob, rulebook_key: str, dpi: float = RULEBOOK_
     if not report.loaded:
         return result
     try:
-        game = load_game(job.source.path, job.source.display, job.load)
-        stage = RulebookOutput().stages(OutputJob(game, job.source, job.output / game.id, job.settings))[0]
+        game = _in_language(load_game(job.source.path, job.source.display, job.load), job)
+        if game is None:
+            return result
+        out_dir = job.output / game.id / game.language if game.language else job.output / game.id
+        stage = RulebookOutput().stages(OutputJob(game, job.source, out_dir, job.settings))[0]
         key = inputs_key(stage.inputs, (stage.name, stage.options))
         if key == rulebook_key:
             return result
@@ -77,6 +81,13 @@ def check_in_background(job: BuildJob, rulebook_key: str, dpi: float = RULEBOOK_
     if pdf is not None:
         pages = [pdf_to_png(pdf, dpi=dpi, page_index=i) for i in range(len(pdfium.PdfDocument(pdf)))]
     return CheckResult(result.findings, True, key, pages)
+
+
+def _in_language(game: Game, job: BuildJob) -> Game | None:
+    """``game`` in the language of ``job.settings`` (as it is without one); None when the
+    language cannot be made (the findings say why)."""
+    lang = job.settings.language
+    return localize(game, job.source, lang)[0] if lang else game
 
 
 def _row_fingerprint(token: str, comp, row) -> tuple | None:
@@ -155,13 +166,19 @@ class PreviewSession:
             data = check_game_full(self.source, self.load)  # the findings pnp check gives
             self._failed([f for f in data.findings if f.severity == "error"] or [stage_failure(exc)])
             return
+        if self.settings.language:
+            translated, found = localize(game, self.source, self.settings.language)
+            if translated is None:  # the language is not the game's, or its catalogue does not read
+                self._failed([f for f in found if f.severity == "error"])
+                return
+            game = translated
         try:
             listing = self._list(game)
         except PnpError as exc:  # the layouts do not load: the finding a build's stage gives
             self._failed([stage_failure(exc)])
             return
         with self._lock:
-            self.title = game.title
+            self.title = f"{game.title} [{game.language}]" if game.language else game.title
             self._previous = self.listing.recipes
             self.listing = listing
             self.errors = []

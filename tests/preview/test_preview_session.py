@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from pnp.model.games import find_game
+from pnp.outputs.base import SheetOptions
 from pnp.preview.pieces import piece_pdf, piece_png
 from pnp.preview.session import PreviewSession, check_in_background
 
@@ -190,3 +191,31 @@ def test_a_broken_layouts_file_is_shown_as_a_build_reports_it(tiny, tmp_path):
     checked = [f for f in _check_json(tiny, tmp_path / "build") if f["severity"] == "error"]
     assert [(f["rule"], f["file"], f["line"]) for f in checked] == [(error["rule"], error["file"], error["line"])]
     assert error["file"].endswith("layouts.toml") and error["line"]
+
+
+def test_a_language_is_previewed_from_its_catalogue_and_a_language_the_game_lacks_is_shown_at_its_line(tmp_path):
+    """``pnp preview --lang de``: the cards are listed and drawn with the catalogue's words
+    (read back from the drawn face), and a language game.toml does not list is the error
+    ``pnp check --lang`` gives."""
+    from pnp.outputs.base import BuildSettings
+    from tests.unit.model.test_i18n import GERMAN, _extract, _tiny, _translate_po
+
+    game = _tiny(tmp_path)
+    _translate_po(_extract(game), GERMAN)
+    session = PreviewSession(find_game(str(game)), output=tmp_path / "build",
+                             settings=BuildSettings(SheetOptions(contact_sheets=False), language="de"))
+    session.refresh()
+    assert session.errors == [] and session.title.endswith("[de]")
+    recipe = session.listing.recipes[_keys(session)[("cards/spark", "face")]]
+    pdf, _art = piece_pdf(recipe)
+    path = tmp_path / "spark.pdf"
+    path.write_bytes(pdf)
+    with pdfplumber.open(path) as doc:
+        words = doc.pages[0].extract_text()
+    assert "Funke" in words and "Spark" not in words
+
+    french = PreviewSession(find_game(str(game)), output=tmp_path / "build",
+                            settings=BuildSettings(SheetOptions(contact_sheets=False), language="fr"))
+    french.refresh()
+    [error] = french.errors
+    assert error["rule"] == "i18n.language" and error["location"].endswith("tide/game.toml:8 (game.languages)")
