@@ -12,11 +12,12 @@ Keys name a piece as ``pnp diff`` lists it (docs/versions.md):
   component without a table;
 - ``dice/<component>``: a die (its six faces are one entry).
 
-Each entry has ``kind`` (:data:`pnp.design.snapshot.KINDS`), ``component``, ``id`` (a token's row id, else None),
-``label`` (how the list of a reprint names it: a board's or sheet's title, a token's
-``title``, ``name`` or ``label`` cell, the name of tokens without a table), ``copies``, ``fields`` (name -> text, see
-:func:`board_fields` and :func:`token_entries`), ``face`` and ``back`` (hex SHA-256; ``back``
-None for a piece without one) and, when copies print differently, ``faces``.
+Each entry has ``kind`` (:data:`pnp.design.snapshot.KINDS`), ``component``, ``id`` (a token's
+row id, else None), ``label`` (how the list of a reprint names it: a board's or sheet's title,
+a token's ``title``, ``name`` or ``label`` cell, the name of tokens without a table),
+``copies``, ``fields`` (name -> text, see :func:`board_fields` and :func:`token_entries`),
+``face`` and ``back`` (hex SHA-256; ``back`` None for a piece without one), when copies print
+differently ``faces`` (each copy's), and for a token ``shape`` (how it is cut).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..model.pieces import BoardPiece, DieNet, Piece, TokenPiece, board_pieces, 
 from .layouts import LayoutSet
 from .snapshot import cell_text
 from .stamp import face_hash
+
 
 def _flat(prefix: str, value: Any, out: dict[str, str]) -> None:
     """``value`` as dotted names -> text: a table's keys (``sheet.size``) one by one."""
