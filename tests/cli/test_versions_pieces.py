@@ -100,7 +100,8 @@ def game(tmp_path_factory):
     picture(game / "art" / "map.png", (40, 120, 200))
     (game / "resources.csv").write_text("id,label,copies,notes\nwood,Wood,3,\nstone,Stone,2,\nclay,Clay,2,\n")
     run("build", str(game), "-o", str(out), "-q", "--no-contact-sheets")
-    run("release", str(game), "-o", str(out))
+    released = run("release", str(game), "-o", str(out)).output
+    assert "(3 cards, 2 boards, 4 tokens, 1 die, " in released
     # the playtest: a token cell, a board setting, a board's picture, a token added and one
     # removed, and a column no layout reads
     (game / "resources.csv").write_text("id,label,copies,notes\nwood,Timber,3,\nclay,Clay,2,too common\n"
