@@ -23,7 +23,7 @@ def describe(name: str, result) -> str:
     if name in ("cards", "cards-only", "cards-changed"):
         return f"{result.cards} card{'s' if result.cards != 1 else ''} on {result.sheets} sheet(s)" \
             if result.sheets else ""
-    if name == "boards":
+    if name in ("boards", "boards-changed"):
         return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
     if name.startswith("cut-"):
         return f"{result.cards} pieces on {result.sheets} print-and-cut sheet(s), a cut file each" \
@@ -68,7 +68,7 @@ def build(
     jobs: JobsOpt = None,
     encoding: EncodingOpt = defaults.ENCODING,
     delimiter: DelimiterOpt = None,
-    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Make card sheets of only the cards changed or added since REF (last: the last build; a release such as 1.2; a git revision), packed densely, <game>-cards-changed.pdf, and <game>-changes.pdf, the list of cards to take out of the old print.")] = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REF", show_default=False, help="Make sheets of only the pieces changed or added since REF (last: the last build; a release such as 1.2; a git revision): <game>-cards-changed.pdf, -boards-changed.pdf and -tokens-changed.pdf (for the kinds with a change), and <game>-changes.pdf, the list of pieces to take out of the old print.")] = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", metavar="DECK[/ID]", help="Make a quick card sheet of just this deck or card (repeatable), <game>-cards-only.pdf; the full build's files are left as they are.", show_default=False)] = None,
     watch: Annotated[bool, typer.Option("--watch", help="After building, build again each time a file of the games is saved, for a PDF viewer kept open on the output; Ctrl-C stops.")] = False,
     stamp: StampOpt = None,

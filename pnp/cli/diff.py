@@ -1,6 +1,7 @@
-"""``pnp diff``: what changed in a game's cards since an earlier version (the last build, a
-release, a git revision): cards added, removed and changed, each changed field old → new, and
-whether what the card prints changed or only its data."""
+"""``pnp diff``: what changed in a game's pieces (cards, boards, reference sheets, tokens, dice)
+since an earlier version (the last build, a release, a git revision): pieces added, removed and
+changed, each changed field old → new, and whether what the piece prints changed or only its
+data."""
 
 from __future__ import annotations
 
@@ -41,9 +42,9 @@ def diff(
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
 ) -> None:
-    """List the cards added, removed and changed since an earlier version, with each changed
-    field (old → new) and whether the printed face changed ("data only" when no side prints
-    differently). Nothing is written."""
+    """List the cards, boards, tokens and dice added, removed and changed since an earlier
+    version, with each changed field (old → new) and whether the printed face changed ("data
+    only" when no side prints differently). Nothing is written."""
     from ..model.load import load_game
     from ..pipeline.changes import markdown, text_lines
     from ..pipeline.versions import current_snapshot, diff as compare, resolve_since

@@ -23,9 +23,9 @@ def release(
     delimiter: DelimiterOpt = None,
 ) -> None:
     """Save the last build of each game as a release, releases/VERSION.json in the game folder:
-    the data hash, every card with its cells, copies and face hash, and the hash of every file
-    the build wrote. The build must be of the data as it is now."""
-    from ..pipeline.release import make_release
+    the data hash, every card, board, token and die with its cells, copies and face hash, and
+    the hash of every file the build wrote. The build must be of the data as it is now."""
+    from ..pipeline.release import make_release, pieces_count
 
     load = load_options(encoding, delimiter)
     root = output_root(output, games)
@@ -34,4 +34,4 @@ def release(
 
         path, body = make_release(source, root / (game_id(source.path) or source.path.name), version, load, force)
         out.print(f"released {escape(body['game'])} {escape(body['version'])}: {escape(str(path))} "
-                  f"({len(body['pieces'])} cards, {len(body['outputs'])} files)", highlight=False)
+                  f"({pieces_count(body)}, {len(body['outputs'])} files)", highlight=False)

@@ -105,8 +105,8 @@ def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool
                    image_dpi: int | None, only: list[str] | None = None, changed_since: str | None = None,
                    stamp: bool | None = None, **extra):
     """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp build``; with ``only``, a quick
-    card sheet of those decks or cards; with ``changed_since``, sheets of the cards changed
-    since that reference (the two exclude each other: PnpError). ``stamp`` None takes the
+    card sheet of those decks or cards; with ``changed_since``, sheets of the cards, boards,
+    tokens and dice changed since that reference (the two exclude each other: PnpError). ``stamp`` None takes the
     game's own ``[build] stamp``; ``extra`` are further settings by their field names (the
     physical edition's ``cut_lines``, ``cut``, ``boxes``, ...); ``simulate`` or ``ink`` among
     them make only that preview or edition."""
@@ -121,7 +121,7 @@ def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool
                              manifest_targets=False, image_dpi=image_dpi, simulate=simulate, ink=ink)
     common = dict(image_dpi=image_dpi, stamp=stamp, **extra)
     if changed_since is not None:
-        return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),
+        return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards", "boards"),
                              manifest_targets=False, changed_since=changed_since, **common)
     if only:
         return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("cards",),

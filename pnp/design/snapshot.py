@@ -1,8 +1,9 @@
 """A snapshot of what a game prints: every card with its cells, its copies and the hashes of its
-face and back (:func:`pnp.design.stamp.face_hash`), and one hash of the game's data.
+face and back (:func:`pnp.design.stamp.face_hash`), every board, reference sheet, token and die
+likewise (:mod:`pnp.design.snapshot_pieces`), and one hash of the game's data.
 
 Builds keep the last one beside the build record and ``pnp release`` saves one per version, so
-``pnp diff`` and ``pnp build --changed-since`` can tell which cards changed, how, and whether
+``pnp diff`` and ``pnp build --changed-since`` can tell which pieces changed, how, and whether
 what they print did (docs/versions.md). A snapshot is plain JSON: no paths, no times.
 """
 
@@ -12,6 +13,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import PnpError
 from ..core.files import file_digest
 from ..model.game import Game, Row
 from ..model.pieces import CardInstance
@@ -19,8 +21,26 @@ from .layouts import LayoutSet
 from .drawable import drawable_cards
 from .stamp import face_hash
 
-FORMAT = 1
-"""The snapshot format: a later pnp that changes the shape reads this number first."""
+FORMAT = 2
+"""The snapshot format: a later pnp that changes the shape reads this number first. Format 1
+recorded cards only; format 2 adds boards, reference sheets, tokens and dice (``kinds``)."""
+FORMATS = (1, 2)
+"""The formats this pnp reads."""
+KINDS = ("card", "board", "sheet", "token", "die")
+"""The kinds of piece a snapshot of :data:`FORMAT` records, in the order ``pnp diff`` lists
+them. An entry without ``kind`` is a card (format 1 wrote none)."""
+PLURAL = {"card": "cards", "board": "boards", "sheet": "sheets", "token": "tokens", "die": "dice"}
+
+
+def kinds_of(snapshot: dict) -> tuple[str, ...]:
+    """The kinds of piece ``snapshot`` recorded: its ``kinds``, or cards alone for format 1."""
+    kinds = snapshot.get("kinds")
+    return tuple(kinds) if isinstance(kinds, list) else ("card",)
+
+
+def kind_of(entry: dict) -> str:
+    """The kind of a snapshot entry (``card`` when it says none)."""
+    return entry.get("kind", "card")
 
 
 def cell_text(value: Any) -> str:
@@ -70,9 +90,23 @@ def card_entries(cards: list[CardInstance], layouts: LayoutSet, game_dir: Path) 
     return out
 
 
-def game_snapshot(game: Game, layouts: LayoutSet, data_files: list[Path]) -> dict:
+def game_snapshot(game: Game, layouts: LayoutSet, data_files: list[Path], others: dict[str, dict] | None = None
+                  ) -> dict:
     """The snapshot of ``game`` as it prints with ``layouts`` (see the module docstring):
-    ``format``, ``game``, ``version``, ``data`` (the hash of ``data_files``) and ``pieces``."""
+    ``format``, ``game``, ``version``, ``kinds`` (:data:`KINDS`; cards alone without
+    ``others``), ``data`` (the hash of
+    ``data_files``) and ``pieces``: the cards, then ``others``, the boards, sheets, tokens and
+    dice (:func:`pnp.design.snapshot_pieces.piece_entries`). Raises PnpError (``versions.ref``)
+    when one of ``others`` has a card's key (a deck named ``boards``)."""
     cards, _ = drawable_cards(game, layouts)
-    return {"format": FORMAT, "game": game.id, "version": game.version,
-            "data": data_hash(data_files, game.path), "pieces": card_entries(cards, layouts, game.path)}
+    pieces = card_entries(cards, layouts, game.path)
+    for key, entry in (others or {}).items():
+        if key in pieces:
+            raise PnpError(f"the {entry['kind']} {entry['component']!r} and a card of {game.title} are both "
+                           f"named {key}", rule="versions.ref",
+                           hint=f"rename the deck {key.split('/')[0]!r}: boards/, sheets/, tokens/ and dice/ name "
+                           "boards, reference sheets, tokens without a table and dice")
+        pieces[key] = entry
+    kinds = list(KINDS) if others is not None else ["card"]  # what was looked at, and nothing more
+    return {"format": FORMAT, "game": game.id, "version": game.version, "kinds": kinds,
+            "data": data_hash(data_files, game.path), "pieces": pieces}

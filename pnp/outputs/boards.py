@@ -39,6 +39,7 @@ from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
 from .base import (BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, stamp_option,
                    write_result)
+from .reprint import ReprintPlan, reprint_boards, reprint_dice, reprint_tokens
 from .tokens import render_tokens_pdf
 
 MARK_LINE = 0.4
@@ -291,7 +292,7 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
                   overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
                   image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False,
-                  color_convert=None, converter=None) -> BuildResult:
+                  color_convert=None, converter=None, reprint: ReprintPlan | None = None) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
@@ -300,8 +301,11 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
     ``max_image_pixels`` pixels is refused (None lifts the limit); art is embedded at
     ``image_dpi`` px/in at its placed size; ``stamp`` prints the version stamp on every piece
     but backs (docs/versions.md); a ``draft`` prints missing art as a placeholder, a
-    warning (else an error). A file is made only when the
-    game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
+    warning (else an error). With ``reprint`` (:mod:`pnp.outputs.reprint`), just the boards,
+    tokens and dice it prints go on ``<game>-boards-changed.pdf`` and
+    ``<game>-tokens-changed.pdf``, laid out as the full files lay them out (every piece is
+    still checked for an undefined layout, as the full build checks it). A file is made only
+    when the game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
     front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
     are findings naming it; raises BuildError or LayoutError (rule ``layout.file``: a missing
     or malformed boards.toml) naming the file and key.
@@ -322,6 +326,11 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
         layouts = LayoutSet(source.templates_dir / BOARDS_FILE, f"{display_dir}/{BOARDS_FILE}", {}, {},
                             dict(game.manifest.get("colors", {})))
     findings += _undefined_layouts(game, layouts, pieces, tokens, nets)
+    part = ""
+    if reprint is not None:
+        pieces, tokens, nets = reprint_boards(pieces, reprint), reprint_tokens(tokens, reprint), \
+            reprint_dice(nets, reprint)
+        part = "-changed"
     renderer = Renderer(layouts, game.path, max_image_pixels=max_image_pixels, game_display=game.display_root,
                         facts=game_facts(game), draft=draft, stamp=stamp, version=game.version,
                         color_convert=color_convert)
@@ -329,13 +338,13 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
     if pieces:
         buf = io.BytesIO()
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
-        result.outputs.append((out_dir / f"{game.file_stem}-boards.pdf", buf.getvalue()))
+        result.outputs.append((out_dir / f"{game.file_stem}-boards{part}.pdf", buf.getvalue()))
     if tokens or nets:
         buf = io.BytesIO()
         sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts, image_dpi)
         result.sheets += sheets
         result.cards += count
-        result.outputs.append((out_dir / f"{game.file_stem}-tokens.pdf", buf.getvalue()))
+        result.outputs.append((out_dir / f"{game.file_stem}-tokens{part}.pdf", buf.getvalue()))
     result.findings = merge(findings + renderer.findings)
     return result
 
@@ -394,10 +403,13 @@ class BoardsOutput:
         def render(dry: bool) -> BuildResult:
             return render_boards(job.game, job.source, job.out_dir, settings.sheet,
                                  max_image_pixels=settings.max_image_pixels, image_dpi=dpi, draft=settings.draft,
-                                 stamp=stamp)
+                                 stamp=stamp, reprint=settings.reprint)
 
         stamp = settings.stamps(job.game)
-
-        return [Stage("boards", job.data_files() + templates + job.font_files(), render,
-                      (settings.sheet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
-                      + draft_option(settings.draft) + stamp_option(stamp))]
+        if settings.changed_since is not None and settings.reprint is None:
+            return []  # the earlier version could not be read: its error is the run's finding
+        # a reprint has a record of its own, so the full build's files and record stay valid
+        reprint = (settings.reprint,) if settings.reprint is not None else ()
+        return [Stage("boards-changed" if reprint else "boards", job.data_files() + templates + job.font_files(),
+                      render, (settings.sheet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
+                      + draft_option(settings.draft) + stamp_option(stamp) + reprint)]

@@ -99,7 +99,7 @@ def run_game(job: BuildJob) -> GameReport:
             report.refused = "errors"
         else:
             problems = write_stages(rendered, record)
-            if _full_cards(settings) and "cards" not in rendered.failed:
+            if _full_cards(settings) and not rendered.failed & {"cards", "boards"}:
                 problems += keep_snapshot(game, job.source, out_dir)
             report.written = True
             report.findings += problems
@@ -114,9 +114,9 @@ def run_game(job: BuildJob) -> GameReport:
 
 def _with_reprint(settings: BuildSettings, game: Game, source: GameSource, out_dir: Path, load: LoadOptions,
                   findings: list) -> BuildSettings:
-    """``settings`` with the reprint since ``settings.changed_since`` (the cards changed and
+    """``settings`` with the reprint since ``settings.changed_since`` (the pieces changed and
     added since that version); an earlier version that cannot be read is a ``versions.ref``
-    error in ``findings`` (and the settings are returned as they are: no card sheet is made)."""
+    error in ``findings`` (and the settings are returned as they are: no sheet is made)."""
     try:
         label, old = resolve_since(source, out_dir, settings.changed_since, load, "--changed-since")
         plan = reprint_plan(compare(label, old, current_snapshot(game, source)))
@@ -127,9 +127,9 @@ def _with_reprint(settings: BuildSettings, game: Game, source: GameSource, out_d
 
 
 def _full_cards(settings: BuildSettings) -> bool:
-    """Whether a build makes the full card sheets (not a quick sheet, not a reprint), whose
-    snapshot ``pnp diff`` compares with."""
-    return (settings.outputs is None or "cards" in settings.outputs) and not settings.only \
+    """Whether a build makes the full card sheets, boards and tokens (not a quick sheet, not a
+    reprint), whose snapshot ``pnp diff`` compares with."""
+    return (settings.outputs is None or {"cards", "boards"} <= set(settings.outputs)) and not settings.only \
         and settings.changed_since is None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..design.snapshot import KINDS, PLURAL
 from ..outputs.reprint import ReprintPlan
 from .versions import Change, Diff
 
@@ -34,36 +35,69 @@ def _copies(n: int) -> str:
 
 
 def headline(d: Diff, title: str) -> str:
-    """``Tide Pools v1.3: 3 cards changed, 1 added, 1 removed since release 1.2``."""
+    """``Tide Pools v1.3: cards 3 changed, 1 added, 1 removed; tokens 1 changed since release
+    1.2``: the counts of each kind of piece with a change, in KINDS order."""
     version = f" v{d.new['version']}" if d.new.get("version") else ""
-    if d.empty:
-        return f"{title}{version}: no card changed since {d.since}"
-    parts = [f"{len(d.changed)} changed" if d.changed else "", f"{len(d.added)} added" if d.added else "",
-             f"{len(d.removed)} removed" if d.removed else ""]
-    return f"{title}{version}: cards {', '.join(p for p in parts if p)} since {d.since}"
+    counts = d.counts()
+    if not counts:
+        return f"{title}{version}: nothing changed since {d.since}"
+    kinds = [f"{kind} " + ", ".join(f"{n[what]} {what}" for what in ("changed", "added", "removed") if n[what])
+             for kind, n in counts.items()]
+    return f"{title}{version}: {'; '.join(kinds)} since {d.since}"
+
+
+def not_compared(d: Diff) -> str | None:
+    """The sentence on the pieces the earlier version did not record (a release made by a pnp
+    that recorded cards only), or None when every piece was compared."""
+    kinds = d.unknown_kinds()
+    if not kinds:
+        return None
+    names = [PLURAL[k] for k in kinds]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{listed} ({len(d.unknown)}) not compared: {d.since} recorded cards only; "
+            f"rebuild them in full (pnp build) if they changed")
+
+
+def _by_kind(d: Diff):
+    """(added, removed, changed) of each kind, in KINDS order, for the kinds that have any."""
+    for kind in KINDS:
+        added = [k for k in d.added if d.kind(k) == kind]
+        removed = [k for k in d.removed if d.kind(k) == kind]
+        changed = [c for c in d.changed if c.kind == kind]
+        if added or removed or changed:
+            yield added, removed, changed
 
 
 def text_lines(d: Diff, title: str) -> list[str]:
-    """The diff as lines of plain text (the headline first)."""
+    """The diff as lines of plain text (the headline first), kind by kind: cards, boards,
+    reference sheets, tokens, dice."""
     lines = [headline(d, title)]
-    for key in d.added:
-        lines.append(f"  added    {key}  ({_copies(d.new['pieces'][key]['copies'])})")
-    for key in d.removed:
-        lines.append(f"  removed  {key}  ({_copies(d.old['pieces'][key]['copies'])})")
-    for change in d.changed:
-        lines.append(f"  changed  {change.key}  {what_changed(change)}")
-        lines += [f"             {line}" for line in field_changes(change)]
+    for added, removed, changed in _by_kind(d):
+        for key in added:
+            lines.append(f"  added    {key}  ({_copies(d.new['pieces'][key]['copies'])})")
+        for key in removed:
+            lines.append(f"  removed  {key}  ({_copies(d.old['pieces'][key]['copies'])})")
+        for change in changed:
+            lines.append(f"  changed  {change.key}  {what_changed(change)}")
+            lines += [f"             {line}" for line in field_changes(change)]
+    note = not_compared(d)
+    if note:
+        lines.append(f"  {note}")
     return lines
 
 
 def markdown(d: Diff, title: str) -> str:
     """The diff as Markdown: a heading, then Added, Removed, Changed (reprinted) and Data only
-    (not reprinted) lists."""
+    (not reprinted) lists, each kind by kind, and a note on the pieces not compared."""
     out = [f"## {headline(d, title)}", ""]
-    printed = [c for c in d.changed if c.printed or c.copies]
-    data_only = [c for c in d.changed if c not in printed]
-    sections = [("Added", [f"**{k}** ({_copies(d.new['pieces'][k]['copies'])})" for k in d.added]),
-                ("Removed", [f"**{k}** ({_copies(d.old['pieces'][k]['copies'])})" for k in d.removed]),
+    groups = list(_by_kind(d))
+    added = [k for a, _, _ in groups for k in a]
+    removed = [k for _, r, _ in groups for k in r]
+    changed = [c for _, _, ch in groups for c in ch]
+    printed = [c for c in changed if c.printed or c.copies]
+    data_only = [c for c in changed if c not in printed]
+    sections = [("Added", [f"**{k}** ({_copies(d.new['pieces'][k]['copies'])})" for k in added]),
+                ("Removed", [f"**{k}** ({_copies(d.old['pieces'][k]['copies'])})" for k in removed]),
                 ("Changed", [f"**{c.key}** ({what_changed(c)})" + "".join(f"; {f}" for f in field_changes(c))
                              for c in printed]),
                 ("Data only (nothing printed changed)",
@@ -71,16 +105,19 @@ def markdown(d: Diff, title: str) -> str:
     for name, items in sections:
         if items:
             out += [f"### {name}", ""] + [f"- {item}" for item in items] + [""]
+    note = not_compared(d)
+    if note:
+        out += [f"*{note[0].upper() + note[1:]}.*", ""]
     return "\n".join(out)
 
 
 @dataclass
 class Reprint:
     """What a reprint since an earlier version prints and what it makes obsolete: ``print``
-    maps ``deck/id`` to the copies to print (every copy of a card whose face or back changed
-    or that is new; the extra copies of a card that has more); ``remove`` maps ``deck/id`` to
-    the old print's copies to take out (changed and removed cards, and copies no longer
-    needed)."""
+    maps a piece's key (``deck/id``, ``boards/track``) to the copies to print (every copy of a
+    piece whose face or back changed or that is new; the extra copies of a piece that has
+    more); ``remove`` maps a key to the old print's copies to take out (changed and removed
+    pieces, and copies no longer needed)."""
 
     since: str
     print: dict[str, int]
@@ -111,16 +148,19 @@ def reprint(d: Diff) -> Reprint:
 
 
 def _label(entry: dict) -> str:
+    """How the list names a piece: its ``label`` (a board's, a token's), else its title or
+    name cell."""
     fields = entry.get("fields", {})
-    return next((fields[k] for k in ("title", "name") if fields.get(k)), "")
+    return entry.get("label") or next((fields[k] for k in ("title", "name") if fields.get(k)), "")
 
 
 def reprint_plan(d: Diff) -> ReprintPlan:
     """The :class:`~pnp.outputs.reprint.ReprintPlan` of a diff: its :func:`reprint` with each
-    card's title (or name) for the list, the old print's for the cards to take out."""
+    piece's label, title or name for the list (the old print's for the pieces to take out),
+    and the note on the pieces not compared (:func:`not_compared`)."""
     r = reprint(d)
     new, old = d.new["pieces"], d.old["pieces"]
     return ReprintPlan(d.since, d.new.get("version"),
                        tuple((k, n, _label(new[k])) for k, n in r.print.items()),
                        tuple((k, n, _label(old[k])) for k, n in r.remove.items()),
-                       tuple((k, _label(new[k])) for k in r.data_only))
+                       tuple((k, _label(new[k])) for k in r.data_only), not_compared(d))

@@ -2,8 +2,8 @@
 ``releases/<version>.json`` in the game folder, so later diffs and reprints have a reference
 without git (docs/versions.md).
 
-A release holds the build's snapshot (:mod:`pnp.design.snapshot`: the data hash and every card
-with its cells, copies and face hashes) and the SHA-256 of every file the build wrote, as its
+A release holds the build's snapshot (:mod:`pnp.design.snapshot`: the data hash and every card,
+board, reference sheet, token and die with its cells or settings, copies and face hashes) and the SHA-256 of every file the build wrote, as its
 build record lists them. It is made only from a build of the data as it is now, whose files are
 as that build wrote them: a release must describe sheets that exist.
 """
@@ -19,10 +19,20 @@ from ..core.files import RELEASES, file_digest, write_atomic
 from ..model.games import GameSource
 from ..model.load import LoadOptions, load_game
 from ..model.manifest import VERSION_RE
+from ..design.snapshot import KINDS, PLURAL, kind_of
 from .cache import BuildRecord
 from .versions import PIECES_FILE, current_snapshot
 
 RULE = "versions.release"
+
+
+def pieces_count(snapshot: dict) -> str:
+    """The pieces of a snapshot in words, kind by kind: ``5 cards, 1 board, 4 tokens``."""
+    counts: dict[str, int] = {}
+    for entry in snapshot["pieces"].values():
+        counts[kind_of(entry)] = counts.get(kind_of(entry), 0) + 1
+    return ", ".join(f"{counts[k]} {k if counts[k] == 1 else PLURAL[k]}" for k in KINDS if k in counts) \
+        or "no pieces"
 
 
 def release_version(given: str | None, manifest: str | None, game_toml: str) -> str:

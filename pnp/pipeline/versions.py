@@ -28,8 +28,9 @@ from pathlib import Path
 
 from ..core.errors import PnpError
 from ..core.files import RELEASES, game_files, write_atomic
-from ..design.layouts import game_layouts
-from ..design.snapshot import FORMAT, game_snapshot
+from ..design.layouts import BOARDS_FILE, board_layouts, game_layouts
+from ..design.snapshot import FORMAT, FORMATS, KINDS, PLURAL, game_snapshot, kind_of, kinds_of
+from ..design.snapshot_pieces import empty_layouts, piece_entries
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import LoadOptions, load_game
@@ -45,9 +46,14 @@ def data_files(game: Game) -> list[Path]:
 
 
 def current_snapshot(game: Game, source: GameSource) -> dict:
-    """The snapshot of ``game`` as it prints now (:func:`pnp.design.snapshot.game_snapshot`).
-    Raises LayoutError for a layouts file that cannot be read."""
-    return game_snapshot(game, game_layouts(game, source), data_files(game))
+    """The snapshot of ``game`` as it prints now (:func:`pnp.design.snapshot.game_snapshot`):
+    its cards, drawn with ``layouts.toml``, and its boards, sheets, tokens and dice, with
+    ``boards.toml``. Raises LayoutError for a layouts file that cannot be read, BuildError for
+    a piece that cannot be made (as the build does)."""
+    boards = board_layouts(game, source)
+    if boards is None:
+        boards = empty_layouts(game, source.templates_dir / BOARDS_FILE, f"{source.templates_display}/{BOARDS_FILE}")
+    return game_snapshot(game, game_layouts(game, source), data_files(game), piece_entries(game, boards))
 
 
 def save_last(out_dir: Path, snapshot: dict) -> None:
@@ -75,7 +81,7 @@ def _read(path: Path, label: str) -> dict:
     except (OSError, ValueError) as exc:
         raise PnpError(f"{label}: {path.name} cannot be read ({exc})", rule="versions.ref",
                        hint="it is written by pnp build and pnp release; build again, or release again") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("pieces"), dict):
+    if not isinstance(data, dict) or data.get("format") not in FORMATS or not isinstance(data.get("pieces"), dict):
         raise PnpError(f"{label}: {path.name} is not a snapshot pnp {FORMAT} can read", rule="versions.ref",
                        hint="it is written by pnp build and pnp release; build again, or release again")
     return data
@@ -161,25 +167,29 @@ def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: Load
 
 @dataclass
 class Change:
-    """One card in both versions that differs: ``fields`` changed (column -> (old, new)),
-    ``face``/``back``: whether what that side prints changed, ``copies`` (old, new)."""
+    """One piece in both versions that differs: ``fields`` changed (name -> (old, new)),
+    ``face``/``back``: whether what that side prints changed, ``copies`` (old, new); ``kind``
+    is the piece's (:data:`pnp.design.snapshot.KINDS`)."""
 
     key: str
     fields: dict[str, tuple[str, str]] = field(default_factory=dict)
     face: bool = False
     back: bool = False
     copies: tuple[int, int] | None = None
+    kind: str = "card"
 
     @property
     def printed(self) -> bool:
-        """Whether a side of the card prints differently (else the change is data only)."""
+        """Whether a side of the piece prints differently (else the change is data only)."""
         return self.face or self.back
 
 
 @dataclass
 class Diff:
-    """What changed from ``old`` (named ``since``) to ``new``: cards added and removed (keys
-    ``deck/id``), and cards changed."""
+    """What changed from ``old`` (named ``since``) to ``new``: pieces added and removed (their
+    keys: ``deck/id``, ``boards/track``, ...), and pieces changed. ``unknown`` are the new
+    pieces of a kind the old snapshot did not record (a snapshot of format 1 recorded cards
+    only): neither added nor changed, since what they were is not known."""
 
     since: str
     old: dict
@@ -187,41 +197,75 @@ class Diff:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     changed: list[Change] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed)
 
+    def kind(self, key: str) -> str:
+        """The kind of the piece ``key`` (as the new snapshot has it, else the old)."""
+        return kind_of(self.new["pieces"].get(key) or self.old["pieces"][key])
+
+    def unknown_kinds(self) -> list[str]:
+        """The kinds of :attr:`unknown` pieces, in :data:`~pnp.design.snapshot.KINDS` order."""
+        kinds = {self.kind(k) for k in self.unknown}
+        return [k for k in KINDS if k in kinds]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per kind with a change (plural: ``cards``, ``tokens``), the pieces added, removed and
+        changed, in :data:`~pnp.design.snapshot.KINDS` order."""
+        out: dict[str, dict[str, int]] = {}
+        for kind in KINDS:
+            n = {"changed": sum(c.kind == kind for c in self.changed),
+                 "added": sum(self.kind(k) == kind for k in self.added),
+                 "removed": sum(self.kind(k) == kind for k in self.removed)}
+            if any(n.values()):
+                out[PLURAL[kind]] = n
+        return out
+
     def as_dict(self) -> dict:
-        """The diff as JSON: versions, added, removed, changed (fields as old/new)."""
+        """The diff as JSON: versions, counts per kind, added, removed, changed (fields as
+        old/new), and the pieces not compared (``not_compared``)."""
         return {"game": self.new.get("game"), "since": self.since, "old_version": self.old.get("version"),
                 "version": self.new.get("version"), "data_changed": self.old.get("data") != self.new.get("data"),
-                "added": [{"piece": k, "copies": self.new["pieces"][k]["copies"]} for k in self.added],
-                "removed": [{"piece": k, "copies": self.old["pieces"][k]["copies"]} for k in self.removed],
-                "changed": [{"piece": c.key, "printed": c.printed, "face_changed": c.face, "back_changed": c.back,
-                             "copies": list(c.copies) if c.copies else None,
+                "counts": self.counts(),
+                "added": [{"piece": k, "kind": self.kind(k), "copies": self.new["pieces"][k]["copies"]}
+                          for k in self.added],
+                "removed": [{"piece": k, "kind": self.kind(k), "copies": self.old["pieces"][k]["copies"]}
+                            for k in self.removed],
+                "changed": [{"piece": c.key, "kind": c.kind, "printed": c.printed, "face_changed": c.face,
+                             "back_changed": c.back, "copies": list(c.copies) if c.copies else None,
                              "fields": {k: {"old": o, "new": n} for k, (o, n) in c.fields.items()}}
-                            for c in self.changed]}
+                            for c in self.changed],
+                "not_compared": [{"piece": k, "kind": self.kind(k)} for k in self.unknown]}
+
+
+def _faces(entry: dict) -> tuple:
+    """What decides whether a piece's face changed: its faces' hashes, and a token's shape."""
+    return tuple(entry.get("faces", [entry["face"]])), entry.get("shape")
 
 
 def diff(since: str, old: dict, new: dict) -> Diff:
-    """Compare two snapshots card by card, in the new snapshot's order (removed cards in the
-    old one's)."""
+    """Compare two snapshots piece by piece, in the new snapshot's order (removed pieces in the
+    old one's). A piece of a kind only one of them recorded is :attr:`Diff.unknown` (new) or
+    left out (old)."""
     out = Diff(since, old, new)
     before, after = old["pieces"], new["pieces"]
+    known_before, known_after = set(kinds_of(old)), set(kinds_of(new))
     for key, entry in after.items():
         was = before.get(key)
         if was is None:
-            out.added.append(key)
+            (out.added if kind_of(entry) in known_before else out.unknown).append(key)
             continue
         old_fields, new_fields = was.get("fields", {}), entry.get("fields", {})
         columns = list(new_fields) + [k for k in old_fields if k not in new_fields]  # the table's order
         fields = {k: (old_fields.get(k, ""), new_fields.get(k, "")) for k in columns
                   if old_fields.get(k, "") != new_fields.get(k, "")}
-        change = Change(key, fields, face=was.get("faces", [was["face"]]) != entry.get("faces", [entry["face"]]),
-                        back=was["back"] != entry["back"],
-                        copies=(was["copies"], entry["copies"]) if was["copies"] != entry["copies"] else None)
+        change = Change(key, fields, face=_faces(was) != _faces(entry), back=was.get("back") != entry.get("back"),
+                        copies=(was["copies"], entry["copies"]) if was["copies"] != entry["copies"] else None,
+                        kind=kind_of(entry))
         if change.fields or change.printed or change.copies:
             out.changed.append(change)
-    out.removed = [key for key in before if key not in after]
+    out.removed = [key for key, entry in before.items() if key not in after and kind_of(entry) in known_after]
     return out
