@@ -93,8 +93,9 @@ def _sheet_faces(out_dir: Path, snapshot: dict) -> tuple[Sheets, dict]:
     positions = snapshot.get("positions")
     if not isinstance(positions, dict) or not isinstance(positions.get("cards"), dict):
         raise PnpError(f"--visual --since last: the last build in {out_dir} recorded no card positions "
-                       "to cut the old faces out of its sheets", rule=RULE,
-                       hint="build again (pnp build) before the change, or give --since a release or a git revision")
+                       f"to cut the old faces out of its sheets ({PIECES_FILE} has none: an earlier pnp wrote it)",
+                       rule=RULE, hint="give --since a release or a git revision; or build again, and --visual "
+                       "--since last compares the next changes with that build")
     name = str(positions.get("file"))
     path = out_dir / name
     written = {rel: digest for entry in BuildRecord(out_dir).entries.values() for rel, digest in entry["files"].items()}

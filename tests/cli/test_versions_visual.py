@@ -221,6 +221,15 @@ def test_a_changed_archive_or_sheet_is_an_error_that_says_what_to_do(played, tmp
         zipped.write_bytes(kept_zip)
         record.write_text(kept_json)
 
+    snapshot = out / "g" / ".pnp-pieces.json"
+    kept_snapshot = snapshot.read_text()
+    try:
+        snapshot.write_text(json.dumps({k: v for k, v in json.loads(kept_snapshot).items() if k != "positions"}))
+        done = run("diff", str(game), "-o", str(out), "--visual", str(pdf_path), ok=False)
+        assert done.exception.rule == "versions.visual" and "recorded no card positions" in str(done.exception)
+    finally:
+        snapshot.write_text(kept_snapshot)
+
     sheets = out / "g" / "g-cards.pdf"
     kept = sheets.read_bytes()
     try:
