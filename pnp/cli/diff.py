@@ -37,7 +37,7 @@ def diff(
     games: GameArg = None,
     since: SinceOpt = None,
     format: Annotated[DiffFormat, typer.Option("--format", case_sensitive=False, help="text for people, json for scripts, md (Markdown) for a changelog or a note to playtesters.")] = DiffFormat.TEXT,
-    visual: Annotated[Optional[Path], typer.Option("--visual", metavar="FILE.pdf", show_default=False, help="Also write a PDF of the changed cards, old beside new, the region that prints differently framed in red (needs --since a git revision).")] = None,
+    visual: Annotated[Optional[Path], typer.Option("--visual", metavar="FILE.pdf", show_default=False, help="Also write a PDF of the changed cards, old beside new, the region that prints differently framed in red: the old cards cut out of the last build's sheets, drawn from a release's archive or from a git revision.")] = None,
     output: OutputOpt = None,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
@@ -53,12 +53,15 @@ def diff(
     root = output_root(output, games)
     results = []
     sources = resolve_games(games)
-    if visual is not None:  # first: it refuses a REF that is no git revision, whatever diff could compare with
+    if visual is not None:  # first: it refuses a version that keeps nothing to draw the old cards from
+        from ..model.games import game_id
         from ..pipeline.visual import write_visual
 
         if len(sources) != 1:
             raise typer.BadParameter("--visual draws one game: give one GAME", param_hint="--visual")
-        shown = write_visual(sources[0], since or "last", visual, load)
+        source = sources[0]
+        shown = write_visual(source, since or "last", visual, load,
+                             out_dir=root / (game_id(source.path) or source.path.name))
         out.print(f"wrote {escape(str(visual))} ({shown} cards, old beside new)", highlight=False)
     for source in sources:
         game = load_game(source.path, source.display, load)

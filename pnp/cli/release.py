@@ -1,5 +1,6 @@
-"""``pnp release``: save the last build of a game as a named version (``releases/<v>.json``),
-a reference for ``pnp diff --since <v>`` and ``pnp build --changed-since <v>`` without git."""
+"""``pnp release``: save the last build of a game as a named version (``releases/<v>.json``,
+and the files it read, ``releases/<v>.zip``), a reference for ``pnp diff --since <v>`` and
+``pnp build --changed-since <v>`` without git."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def release(
 ) -> None:
     """Save the last build of each game as a release, releases/VERSION.json in the game folder:
     the data hash, every card, board, token and die with its cells, copies and face hash, and
-    the hash of every file the build wrote. The build must be of the data as it is now."""
+    the hash of every file the build wrote; and releases/VERSION.zip, the files the build read,
+    that pnp diff --visual draws the old cards from. The build must be of the data as it is now."""
     from ..pipeline.release import make_release, pieces_count
 
     load = load_options(encoding, delimiter)
@@ -34,4 +36,5 @@ def release(
 
         path, body = make_release(source, root / (game_id(source.path) or source.path.name), version, load, force)
         out.print(f"released {escape(body['game'])} {escape(body['version'])}: {escape(str(path))} "
-                  f"({pieces_count(body)}, {len(body['outputs'])} files)", highlight=False)
+                  f"({pieces_count(body)}, {len(body['outputs'])} files; "
+                  f"{body['archive']['files']} inputs in {escape(body['archive']['file'])})", highlight=False)

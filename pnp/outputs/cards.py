@@ -252,6 +252,27 @@ def _size_group(c, game: Game, renderer: Renderer, group: list[CardInstance], pa
     return sheets
 
 
+def face_positions(cards: list[CardInstance], opts: SheetOptions) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """Where the face of each of ``cards`` (in order) lands in the card sheets PDF
+    :func:`render_cards_pdf` writes with ``opts``, placed as :func:`_size_group` places it:
+    (page index from 0, trim box (x0, y0, x1, y1) pt from the page's bottom-left). Nothing is
+    drawn. Raises BuildError as the sheets do when the cards fit no sheet."""
+    paper, page, out = opts.paper_size(), 1 if opts.gutter_fold else 2, []  # after the calibration page(s)
+    for group in _size_groups(cards):
+        if opts.gutter_fold:
+            fold = _best_fold(paper, group[0].size, opts)[0]
+            per_sheet, trim = fold.per_sheet, lambda i: fold.front_trim(i)
+        else:
+            grid = fit_grid(paper, group[0].size, margin=opts.margin, gap=opts.gap, bleed=opts.bleed)
+            per_sheet, trim = grid.per_sheet, lambda i: grid.trim(*divmod(i, grid.cols))
+        for i in range(len(group)):
+            x, y, w, h = trim(i % per_sheet)
+            out.append((page + 2 * (i // per_sheet) if not opts.gutter_fold else page + i // per_sheet,
+                        (x, y, x + w, y + h)))
+        page += -(-len(group) // per_sheet) * (1 if opts.gutter_fold else 2)  # a duplex front, then its backs
+    return out
+
+
 def _slots(grid: Grid, n: int):
     for i in range(n):
         yield i, divmod(i, grid.cols)

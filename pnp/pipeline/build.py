@@ -32,7 +32,7 @@ from .language import localize, mark
 from .report import GameReport
 from .changes import reprint_plan
 from .stages import render_stages, stage_failure, write_failure, write_stages
-from .versions import current_snapshot, diff as compare, resolve_since, save_last
+from .versions import current_snapshot, diff as compare, resolve_since, save_last, sheet_positions
 
 
 @dataclass
@@ -100,7 +100,7 @@ def run_game(job: BuildJob) -> GameReport:
         else:
             problems = write_stages(rendered, record)
             if _full_cards(settings) and not rendered.failed & {"cards", "boards"}:
-                problems += keep_snapshot(game, job.source, out_dir)
+                problems += keep_snapshot(game, job.source, out_dir, settings)
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
@@ -133,12 +133,13 @@ def _full_cards(settings: BuildSettings) -> bool:
         and settings.changed_since is None
 
 
-def keep_snapshot(game: Game, source: GameSource, out_dir: Path) -> list:
+def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()) -> list:
     """Save the snapshot of what this build printed beside its build record
-    (:func:`pnp.pipeline.versions.save_last`); a ``build.write`` error finding when it cannot
-    be written."""
+    (:func:`pnp.pipeline.versions.save_last`), with where each face is on the card sheets
+    ``settings.sheet`` made (:func:`~pnp.pipeline.versions.sheet_positions`, for ``pnp diff
+    --visual``); a ``build.write`` error finding when it cannot be written."""
     try:
-        save_last(out_dir, current_snapshot(game, source))
+        save_last(out_dir, current_snapshot(game, source), sheet_positions(game, source, settings.sheet))
     except (OSError, PnpError) as exc:
         return [write_failure(exc)]
     return []

@@ -1,6 +1,7 @@
 """``pnp release``: save a snapshot of a game's last build as a named version,
 ``releases/<version>.json`` in the game folder, so later diffs and reprints have a reference
-without git (docs/versions.md).
+without git (docs/versions.md), and the files that build read, ``releases/<version>.zip``
+(:mod:`pnp.pipeline.archive`), so ``pnp diff --visual`` can draw the old cards again.
 
 A release holds the build's snapshot (:mod:`pnp.design.snapshot`: the data hash and every card,
 board, reference sheet, token and die with its cells or settings, copies and face hashes) and the SHA-256 of every file the build wrote, as its
@@ -21,7 +22,8 @@ from ..model.load import LoadOptions, load_game
 from ..model.manifest import VERSION_RE
 from ..design.snapshot import KINDS, PLURAL, kind_of
 from .cache import BuildRecord
-from .versions import PIECES_FILE, current_snapshot
+from .archive import archive_bytes, archive_files, archive_path, sha256
+from .versions import PIECES_FILE, current_snapshot, data_files
 
 RULE = "versions.release"
 
@@ -72,8 +74,10 @@ def built_outputs(out_dir: Path) -> dict[str, str]:
 
 def make_release(source: GameSource, out_dir: Path, version: str | None, load: LoadOptions = LoadOptions(),
                  force: bool = False) -> tuple[Path, dict]:
-    """Write ``releases/<version>.json`` for the last build of ``source`` into ``out_dir``;
-    returns the file and what it holds. Raises PnpError (``versions.release``) when the version
+    """Write ``releases/<version>.json`` and ``releases/<version>.zip`` (the files the build
+    read) for the last build of ``source`` into ``out_dir``; returns the JSON file and what it
+    holds (``archive``: the zip's ``file`` name, ``sha256``, ``templates`` folder in it and
+    number of ``files``). Raises PnpError (``versions.release``) when the version
     is missing or disagrees with game.toml, when the last build is not of the current data or
     its files changed since, and when the release exists (unless ``force``)."""
     game = load_game(source.path, source.display, load)
@@ -91,6 +95,12 @@ def make_release(source: GameSource, out_dir: Path, version: str | None, load: L
             json.dumps(snapshot["pieces"])):
         raise PnpError(f"the last build in {out_dir} is not of {game.title} as it is now", rule=RULE,
                        hint="build it (pnp build), then release what was built")
-    body = {**snapshot, "version": version, "pnp": __version__, "outputs": built_outputs(out_dir)}
+    outputs = built_outputs(out_dir)
+    files, templates = archive_files(game, source, data_files(game))
+    archive = archive_bytes(files)
+    body = {**snapshot, "version": version, "pnp": __version__, "outputs": outputs,
+            "archive": {"file": archive_path(source.path, version).name, "sha256": sha256(archive),
+                        "templates": templates, "files": len(files)}}
+    write_atomic(archive_path(source.path, version), archive)  # first: the JSON names a zip that exists
     write_atomic(target, (json.dumps(body, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return target, body

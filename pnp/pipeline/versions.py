@@ -28,12 +28,15 @@ from pathlib import Path
 
 from ..core.errors import PnpError
 from ..core.files import RELEASES, game_files, write_atomic
+from ..design.drawable import drawable_cards
 from ..design.layouts import BOARDS_FILE, board_layouts, game_layouts
 from ..design.snapshot import FORMAT, FORMATS, KINDS, PLURAL, game_snapshot, kind_of, kinds_of
 from ..design.snapshot_pieces import empty_layouts, piece_entries
 from ..model.game import Game
 from ..model.games import GameSource
 from ..model.load import LoadOptions, load_game
+from ..outputs.base import SheetOptions
+from ..outputs.cards import face_positions
 
 PIECES_FILE = ".pnp-pieces.json"
 """The snapshot of the last build, beside the build record in the game's output folder."""
@@ -56,9 +59,24 @@ def current_snapshot(game: Game, source: GameSource) -> dict:
     return game_snapshot(game, game_layouts(game, source), data_files(game), piece_entries(game, boards))
 
 
-def save_last(out_dir: Path, snapshot: dict) -> None:
+def sheet_positions(game: Game, source: GameSource, opts: SheetOptions) -> dict:
+    """Where a full build with ``opts`` puts each card's face in its card sheets PDF
+    (:func:`pnp.outputs.cards.face_positions`): ``file``, the PDF's name in the output folder,
+    and ``cards``, ``deck/id`` -> ``page`` (index from 0) and ``trim`` [x0, y0, x1, y1] (pt from
+    the page's bottom-left) of its first copy. Raises BuildError when the cards fit no sheet."""
+    cards, _ = drawable_cards(game, game_layouts(game, source))
+    found: dict[str, dict] = {}
+    for card, (page, trim) in zip(cards, face_positions(cards, opts)):
+        found.setdefault(card.face.name, {"page": page, "trim": list(trim)})
+    return {"file": f"{game.file_stem}-cards{'-gutter-fold' if opts.gutter_fold else ''}.pdf", "cards": found}
+
+
+def save_last(out_dir: Path, snapshot: dict, positions: dict | None = None) -> None:
     """Keep ``snapshot`` as the last build's, beside the build record (rewritten only when it
-    changed)."""
+    changed), and ``positions`` (:func:`sheet_positions`) under its key ``positions``, apart
+    from the pieces, so that ``pnp diff --visual`` can cut the old faces out of the sheets."""
+    if positions is not None:
+        snapshot = {**snapshot, "positions": positions}
     data = (json.dumps(snapshot, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     path = out_dir / PIECES_FILE
     try:

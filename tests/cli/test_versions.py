@@ -229,5 +229,6 @@ def test_visual_puts_each_changed_card_beside_its_old_self_with_the_change_frame
         spark_red = min(red, key=lambda r: r["top"])
         sparks = min((w for w in titles if w["text"] == "Sparks"), key=lambda w: w["x0"])  # the card, not the note
         assert spark_red["x0"] <= sparks["x1"] <= spark_red["x1"] + 1  # the frame holds the new letter
-    refused = run("diff", str(game), "-o", str(out), "--visual", str(pdf_path), ok=False)
-    assert "no git revision" in str(refused.exception) and "HEAD~1" in refused.exception.hint
+    refused = run("diff", str(game), "-o", str(out), "--visual", str(pdf_path), ok=False)  # last: never built
+    assert refused.exception.rule == "versions.ref" and "has no build" in str(refused.exception)
+    assert "pnp build" in refused.exception.hint
