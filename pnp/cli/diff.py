@@ -62,7 +62,10 @@ def diff(
         source = sources[0]
         shown = write_visual(source, since or "last", visual, load,
                              out_dir=root / (game_id(source.path) or source.path.name))
-        out.print(f"wrote {escape(str(visual))} ({shown} cards, old beside new)", highlight=False)
+        shown, others = shown
+        left = (f"; {others} changed board(s), sheet(s), token(s) or dice are listed below, not drawn"
+                if others else "")
+        out.print(f"wrote {escape(str(visual))} ({shown} cards, old beside new{left})", highlight=False)
     for source in sources:
         game = load_game(source.path, source.display, load)
         label, old = resolve_since(source, root / game.id, since, load)

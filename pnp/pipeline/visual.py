@@ -47,10 +47,24 @@ def _pairs(d, old_cards: dict, new_cards: dict) -> list[Pair]:
     """The pairs of diff ``d``: changed cards whose print changed, then added, then removed;
     ``old_cards``/``new_cards`` map ``deck/id`` to (trim size, face)."""
     pairs = [Pair(c.key, new_cards[c.key][0], old_cards[c.key][1], new_cards[c.key][1],
-                  [what_changed(c)] + field_changes(c)) for c in d.changed if c.printed]
-    pairs += [Pair(k, new_cards[k][0], None, new_cards[k][1], ["added"]) for k in d.added]
-    pairs += [Pair(k, old_cards[k][0], old_cards[k][1], None, ["removed"]) for k in d.removed]
+                  [what_changed(c)] + field_changes(c)) for c in _printed_cards(d)]
+    pairs += [Pair(k, new_cards[k][0], None, new_cards[k][1], ["added"]) for k in d.added if d.kind(k) == "card"]
+    pairs += [Pair(k, old_cards[k][0], old_cards[k][1], None, ["removed"]) for k in d.removed
+              if d.kind(k) == "card"]
     return pairs
+
+
+def _printed_cards(d) -> list:
+    """The changed cards of diff ``d`` whose print changed (boards, tokens and dice are listed
+    by ``pnp diff`` and left out of the pictures)."""
+    return [c for c in d.changed if c.printed and c.kind == "card"]
+
+
+def not_drawn(d) -> int:
+    """How many boards, sheets, tokens and dice of diff ``d`` changed in print, were added or
+    were removed: ``--visual`` draws cards only, and says how many pieces it left to the list."""
+    return (sum(1 for c in d.changed if c.printed and c.kind != "card")
+            + sum(1 for k in d.added + d.removed if d.kind(k) != "card"))
 
 
 def _release(source: GameSource, ref: str) -> tuple[str, dict] | None:
@@ -118,10 +132,11 @@ def _sheet_faces(out_dir: Path, snapshot: dict) -> tuple[Sheets, dict]:
 
 
 def write_visual(source: GameSource, ref: str, target: Path, load: LoadOptions = LoadOptions(),
-                 paper_name: str = "letter", out_dir: Path | None = None) -> int:
+                 paper_name: str = "letter", out_dir: Path | None = None) -> tuple[int, int]:
     """Write the visual diff of the cards whose print changed since ``ref`` (``last``, a
     release or a git revision, as ``--since`` reads it), and the cards added and removed, to
-    ``target`` on ``paper_name`` sheets; returns how many cards it shows. ``out_dir`` is the
+    ``target`` on ``paper_name`` sheets; returns how many cards it shows and how many other
+    pieces (:func:`not_drawn`) changed in print and are left to the list. ``out_dir`` is the
     game's output folder (default ``output/<id>``), where the last build is. Raises PnpError:
     ``versions.ref`` for a REF that names nothing, ``versions.visual`` when the version keeps
     nothing to draw the old cards from (see the module docstring)."""
@@ -135,7 +150,8 @@ def write_visual(source: GameSource, ref: str, target: Path, load: LoadOptions =
         sheets, faces = _sheet_faces(out_dir, snapshot)
         try:
             d = diff(label, snapshot, now)
-            missing = [k for k in [c.key for c in d.changed if c.printed] + d.removed if k not in faces]
+            missing = [k for k in [c.key for c in _printed_cards(d)] + [k for k in d.removed if d.kind(k) == "card"]
+                       if k not in faces]
             if missing:
                 raise PnpError(f"--visual --since last: the card positions in {out_dir / PIECES_FILE} name no "
                                f"card {missing[0]}", rule=RULE,
@@ -153,4 +169,4 @@ def write_visual(source: GameSource, ref: str, target: Path, load: LoadOptions =
             pairs = _pairs(d, {k: (card.size, card.face) for k, card in old_cards.items()}, new)
             data = visual_pdf(game.title, d.since, pairs, old_renderer, new_renderer, paper(paper_name))
     write_atomic(target, data)
-    return len(pairs)
+    return len(pairs), not_drawn(d)
