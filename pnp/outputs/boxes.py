@@ -30,24 +30,17 @@ from ..geometry.tuckbox import Net, inner_size, tuck_nets
 from ..model.context import piece_context
 from ..model.facts import game_facts
 from ..model.game import Game
-from ..model.pieces import Piece, card_instances
+from ..model.pieces import Piece
 from ..render.canvas import FOLD_GRAY, draw_cover, new_canvas, stroke_segments, text
 from ..render.elements.image import draw_image
 from ..render.renderer import Renderer
 from .base import BuildResult, OutputJob, Stage, draft_option
-from .boxspec import BoxSpec, Face, box_specs
+from .boxspec import BoxSpec, Face, box_specs, deck_counts
 from .cut.files import Outline, write_svg
+from .dividers import render_dividers
 
 BOX_LINE = 0.5
 """Stroke width of a box's cut line, pt."""
-
-
-def deck_counts(game: Game) -> dict[str, int]:
-    """The number of cards of each deck, by deck id."""
-    counts: dict[str, int] = {}
-    for card in card_instances(game):
-        counts[card.deck] = counts.get(card.deck, 0) + 1
-    return counts
 
 
 def box_size(spec: BoxSpec, counts: dict[str, int], thickness: float, sleeve: float, tolerance: float,
@@ -229,7 +222,7 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
 
 
 class BoxesOutput:
-    """``boxes``: a tuck box per deck, made only with ``--boxes``."""
+    """``boxes``: a tuck box per deck or group, and card dividers, made only with ``--boxes``."""
 
     name = "boxes"
 
@@ -241,4 +234,6 @@ class BoxesOutput:
                       lambda dry: render_boxes(job, dry),
                       (settings.sheet.paper, settings.sheet.margin, settings.card_thickness,
                        settings.sleeve_thickness, settings.sleeve_size, settings.box_tolerance,
-                       settings.max_image_pixels) + draft_option(settings.draft))]
+                       settings.max_image_pixels) + draft_option(settings.draft)),
+                Stage("dividers", job.data_files() + job.font_files(), lambda dry: render_dividers(job, dry),
+                      (settings.sheet.paper, settings.sheet.margin, settings.sleeve_size))]

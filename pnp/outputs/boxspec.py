@@ -12,7 +12,9 @@ decks, and the layout or picture on a box's faces (docs/cutting.md, docs/game-fo
 
 A group's box is as deep as the decks' stacks together and as wide and tall as the largest of
 their cards (decks of different sizes share a box sized for the largest, as a game box's insert
-holds them); every deck in no group keeps a box of its own. A deck may be in one group only.
+holds them); every deck in no group keeps a box of its own. A deck may be in one group only. A
+table named after one deck with just that deck (``[boxes.elements] decks = ["elements"]``)
+gives that deck's own box its faces.
 
 Every problem is an error finding located at its game.toml key, with a hint (a did-you-mean
 for a misspelt deck or layout): ``box.group`` for the table and its decks, ``box.face`` for a
@@ -29,6 +31,7 @@ from ..core.suggest import did_you_mean
 from ..design.layouts import LayoutSet
 from ..model.cells import ID_RE
 from ..model.game import Component, Game
+from ..model.pieces import card_instances
 
 BOX_KEYS = ("name", "decks", "front", "back", "sides")
 """The settings a ``[boxes.ID]`` table may have."""
@@ -113,7 +116,7 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
             findings.append(_error(game, "box.group", where,
                                    f"box id {bid!r} may hold only letters, digits, '-', '_' and '.'",
                                    "the id names the box's cut file"))
-        if bid in decks:
+        if bid in decks and table.get("decks") != [bid]:
             findings.append(_error(game, "box.group", where, f"box id {bid!r} is also a deck's id",
                                    "give the group an id of its own; its cut file is named by it"))
         for key in table:
@@ -168,3 +171,11 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
             continue
         out.append(BoxSpec(comp.id, comp.name, (comp,)))
     return out, findings
+
+
+def deck_counts(game: Game) -> dict[str, int]:
+    """The number of cards of each deck, by deck id."""
+    counts: dict[str, int] = {}
+    for card in card_instances(game):
+        counts[card.deck] = counts.get(card.deck, 0) + 1
+    return counts
