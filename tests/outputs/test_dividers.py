@@ -106,3 +106,11 @@ def test_dividers_are_card_sized_with_staggered_tabs(three, tmp_path, sleeve):
 def test_a_game_of_one_deck_gets_no_dividers(tiny, tmp_path):
     result = _build(tiny, tmp_path)
     assert result.outputs == [] and not (tmp_path / "tiny-dividers.pdf").exists()
+
+
+def test_a_divider_larger_than_the_sheet_is_an_error_at_its_card_size(three, tmp_path):
+    manifest = three / "game.toml"
+    manifest.write_text(manifest.read_text().replace('card_size = "poker"', 'card_size = "210mm x 270mm"', 1))
+    result = _build(three, tmp_path)
+    assert [(f.rule, f.severity, f.line) for f in result.findings] == [("divider.fit", "error", 12)]
+    assert "210.0 x 278.0 mm" in result.findings[0].message  # with its 8 mm tab
