@@ -30,6 +30,8 @@ def describe(name: str, result) -> str:
             if result.sheets else ""
     if name == "boxes":
         return f"{result.cards} tuck box(es) on {result.sheets} sheet(s)" if result.sheets else ""
+    if name == "dividers":
+        return f"{result.cards} card dividers on {result.sheets} sheet(s)" if result.sheets else ""
     if name == "accessibility":
         return ""
     if name.startswith("ink-"):

@@ -99,7 +99,8 @@ CutOpt = Annotated[Optional[str], typer.Option(
 CornerRadiusOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                                 help="Corner radius of the cards' cut lines in --cut files (0: square).")]
 BoxesOpt = Annotated[bool, typer.Option(
-    "--boxes", help="Also make a printable tuck box for each deck, sized from its cards (docs/cutting.md).")]
+    "--boxes", help="Also make a printable tuck box for each deck (or each group of decks game.toml's [boxes] "
+                    "names), sized from its cards, and card dividers for a game of several decks (docs/cutting.md).")]
 CardThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                                  help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card).")]
 SleeveThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",

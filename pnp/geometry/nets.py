@@ -5,6 +5,11 @@ The net is the usual cross: a column of four faces with one face on each side of
 one edge of each pair of edges that meet when folded. A net here is anything with ``size`` (the
 cube's edge) and ``tab`` (the tab depth) in pt (:class:`pnp.model.pieces.DieNet`); positions
 are PDF pt from the net's tab-inclusive top-left corner.
+
+The cut of a net (:func:`cut_segments`, chained into one closed outline by :func:`outline`) is
+every outer face edge without a tab, and the three slanted and outer sides of each tab; its
+folds (:func:`fold_segments`) are the edges between faces and the edges tabs fold on. The die
+sheets print these lines and the print-and-cut files cut and score on the same ones.
 """
 
 from __future__ import annotations
@@ -72,3 +77,73 @@ def tab_polygon(net: Any, cell, side: str, left: float, top: float) -> list[tupl
     ux, uy = dx / length, dy / length
     return [(x1, y1), (x1 + nx * t + ux * t, y1 + ny * t + uy * t),
             (x2 + nx * t - ux * t, y2 + ny * t - uy * t), (x2, y2)]
+
+
+Segment = tuple[float, float, float, float]
+
+
+def cut_segments(net: Any, left: float, top: float) -> list[Segment]:
+    """The cut lines (x1, y1, x2, y2 PDF pt) of a net whose tab-inclusive box has its top-left
+    at (left, top): each outer face edge without a tab, and each tab's three free sides."""
+    tabs = set(TABS)
+    cut: list[Segment] = []
+    for i, cell in enumerate(NET_CELLS):
+        rect = face_rect(net, i, left, top)
+        for side in ("top", "bottom", "left", "right"):
+            if not is_outer(cell, side):
+                continue
+            if (cell, side) in tabs:
+                pts = tab_polygon(net, cell, side, left, top)
+                cut += [(*pts[0], *pts[1]), (*pts[1], *pts[2]), (*pts[2], *pts[3])]
+            else:
+                cut.append(edge(rect, side))
+    return cut
+
+
+def fold_segments(net: Any, left: float, top: float) -> list[Segment]:
+    """The fold lines of the same net: each edge between two faces once, and each tab's edge."""
+    tabs = set(TABS)
+    fold: list[Segment] = []
+    for i, cell in enumerate(NET_CELLS):
+        rect = face_rect(net, i, left, top)
+        for side in ("top", "bottom", "left", "right"):
+            if not is_outer(cell, side):
+                if side in ("bottom", "right"):  # each inner edge once
+                    fold.append(edge(rect, side))
+            elif (cell, side) in tabs:
+                fold.append(edge(rect, side))
+    return fold
+
+
+def outline(net: Any, left: float, top: float) -> list[tuple[float, float]]:
+    """The net's cut as one closed polygon (its points in order, the last joined to the
+    first): :func:`cut_segments` chained end to end. Raises ValueError when the segments do not
+    close into one loop (a geometry fault, never an input's)."""
+    def key(x: float, y: float) -> tuple[float, float]:
+        return round(x, 6), round(y, 6)
+
+    ends: dict[tuple[float, float], list[int]] = {}
+    segments = cut_segments(net, left, top)
+    for i, (x1, y1, x2, y2) in enumerate(segments):
+        ends.setdefault(key(x1, y1), []).append(i)
+        ends.setdefault(key(x2, y2), []).append(i)
+    if any(len(v) != 2 for v in ends.values()):
+        raise ValueError("the net's cut lines do not form one closed outline")
+    x1, y1, x2, y2 = segments[0]
+    points = [(x1, y1)]
+    used = {0}
+    at = (x2, y2)
+    while key(*at) != key(*points[0]):
+        points.append(at)
+        nxt = next(i for i in ends[key(*at)] if i not in used)
+        used.add(nxt)
+        a, b, c, d = segments[nxt]
+        at = (c, d) if key(a, b) == key(*at) else (a, b)
+    if len(used) != len(segments):
+        raise ValueError("the net's cut lines form more than one outline")
+    merged = []  # drop points where the outline runs straight on (a tab's end meeting a face edge)
+    for i, p in enumerate(points):
+        a, b = points[i - 1], points[(i + 1) % len(points)]
+        if abs((p[0] - a[0]) * (b[1] - p[1]) - (p[1] - a[1]) * (b[0] - p[0])) > 1e-6:
+            merged.append(p)
+    return merged

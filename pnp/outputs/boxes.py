@@ -1,51 +1,58 @@
-"""``boxes``: a printable tuck box for each deck (``pnp build --boxes``).
+"""``boxes``: a printable tuck box for each deck, or for each group of decks game.toml's
+``[boxes.ID]`` tables name (:mod:`.boxspec`), with ``pnp build --boxes``.
 
-Each deck's box is sized from the deck (:func:`pnp.geometry.tuckbox.inner_size`: its card
-size, its number of cards x ``--card-thickness`` plus ``--sleeve-thickness`` each, and
-``--box-tolerance``) and drawn as a net (:func:`pnp.geometry.tuckbox.tuck_nets`) centred on a
+Each box is sized from its decks (:func:`pnp.geometry.tuckbox.inner_size`: the largest of their
+card sizes, their number of cards together x ``--card-thickness`` plus ``--sleeve-thickness``
+each, and ``--box-tolerance``) and drawn as a net (:func:`pnp.geometry.tuckbox.tuck_nets`) centred on a
 sheet, turned to landscape when that is how it fits, or split across two sheets when it fits
-neither way. Faces show the deck's name (front, back, sides) and its count (front); the cut
-line is solid, fold lines dashed. Files: ``<game>-boxes.pdf`` (a cover page, then the sheets)
+neither way. Faces show the box's name (front, back, sides) and its count (front), or the
+layout (drawn by the cards' renderer, :class:`pnp.render.renderer.Renderer`) or picture its
+``[boxes.ID]`` table gives a face; the cut line is solid, fold lines dashed. Files: ``<game>-boxes.pdf`` (a cover page, then the sheets)
 and, per sheet, ``boxes/<game>-box-<deck>-N.svg``, the cut line on layer ``cut`` and the folds
 on layer ``fold`` (mm, as the print-and-cut files, :mod:`pnp.outputs.cut.files`).
 
-A box that does not fit a sheet even split is a ``box.fit`` error at the deck's ``card_size``
-key, found alike by ``pnp check --boxes``.
+A box that does not fit a sheet even split is a ``box.fit`` error at its (first) deck's
+``card_size`` key, found alike by ``pnp check --boxes``, as are the ``box.group`` and
+``box.face`` errors of :mod:`.boxspec` and what drawing a face's layout or picture finds.
+``--boxes`` also makes card dividers (:mod:`.dividers`).
 """
 
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
-from ..core.findings import Finding
+from ..core.errors import LayoutError
+from ..core.findings import Finding, merge
 from ..core.units import MM, Size, to_mm
+from ..design.layouts import LayoutSet, game_layouts
 from ..geometry.tuckbox import Net, inner_size, tuck_nets
+from ..model.context import piece_context
+from ..model.facts import game_facts
 from ..model.game import Game
-from ..model.pieces import card_instances
+from ..model.pieces import Piece
 from ..render.canvas import FOLD_GRAY, draw_cover, new_canvas, stroke_segments, text
-from .base import BuildResult, OutputJob, Stage
+from ..render.elements.image import draw_image
+from ..render.renderer import Renderer
+from .base import BuildResult, OutputJob, Stage, draft_option
+from .boxspec import BoxSpec, Face, box_specs, deck_counts
 from .cut.files import Outline, write_svg
+from .dividers import render_dividers
 
 BOX_LINE = 0.5
 """Stroke width of a box's cut line, pt."""
 
 
-def deck_boxes(game: Game, thickness: float, sleeve: float, tolerance: float,
-               sleeve_size: tuple[float, float] | None = None) -> list[tuple]:
-    """(deck component, card count, (width, height, depth) inner size in pt) of every deck;
-    sleeved decks (``sleeve_size`` w, h pt) are sized for the sleeve instead of the card."""
-    counts: dict[str, int] = {}
-    for card in card_instances(game):
-        counts[card.deck] = counts.get(card.deck, 0) + 1
-    out = []
-    for comp in game:
-        if comp.kind == "deck" and counts.get(comp.id):
-            size = comp.card_size
-            sw, sh = sleeve_size or (0.0, 0.0)
-            out.append((comp, counts[comp.id], inner_size(size.width, size.height, counts[comp.id], thickness,
-                                                          sleeve_thickness=sleeve, sleeve_w=sw, sleeve_h=sh,
-                                                          tolerance=tolerance)))
-    return out
+def box_size(spec: BoxSpec, counts: dict[str, int], thickness: float, sleeve: float, tolerance: float,
+             sleeve_size: tuple[float, float] | None = None) -> tuple[int, tuple[float, float, float]]:
+    """(card count, (width, height, depth) inner size in pt) of the box ``spec``: the largest
+    card of its decks (or the sleeve, ``sleeve_size`` w, h pt), their stacks together."""
+    count = sum(counts[d.id] for d in spec.decks)
+    width = max(d.card_size.width for d in spec.decks)
+    height = max(d.card_size.height for d in spec.decks)
+    sw, sh = sleeve_size or (0.0, 0.0)
+    return count, inner_size(width, height, count, thickness, sleeve_thickness=sleeve, sleeve_w=sw, sleeve_h=sh,
+                             tolerance=tolerance)
 
 
 def place(net: Net, paper: Size, margin: float) -> tuple[Net, Size]:
@@ -70,7 +77,25 @@ def _label(c, rect, lines: list[tuple[str, float]], turn: bool = False) -> None:
     c.restoreState()
 
 
-def _draw_net(c, net: Net, name: str, count: int, game: Game) -> None:
+def _draw_face(c, renderer: Renderer, game: Game, face: Face, ctx: dict, spec: BoxSpec, side: str, rect,
+               turn: bool = False) -> None:
+    """The layout or picture of ``face`` in the panel ``rect`` (x, y, w, h pt); ``turn`` draws it
+    a quarter turned counter-clockwise, its width along the panel's height (the sides)."""
+    x, y, w, h = rect
+    c.saveState()
+    if turn:
+        c.translate(x + w, y)
+        c.rotate(90)
+        rect = (0.0, 0.0, h, w)
+    piece = Piece(face.layout or "", ctx, spec.id, side=f"box {side}")
+    if face.layout:
+        renderer.draw(c, piece, rect, (0.0, 0.0, 0.0, 0.0))
+    else:
+        draw_image(renderer, c, face.image, rect, "cover", piece, game.key_location(face.key))
+    c.restoreState()
+
+
+def _draw_net(c, net: Net, spec: BoxSpec, count: int, game: Game, renderer: Renderer, ctx: dict) -> None:
     path = c.beginPath()
     path.moveTo(*net.outline[0])
     for point in net.outline[1:]:
@@ -82,15 +107,40 @@ def _draw_net(c, net: Net, name: str, count: int, game: Game) -> None:
     c.setLineWidth(BOX_LINE)
     c.drawPath(path, stroke=1, fill=1)
     c.restoreState()
-    stroke_segments(c, net.folds, width=0.5, gray=FOLD_GRAY, dash=(3, 2))
-    panels = net.panels
-    if "front" in panels:
-        _label(c, panels["front"], [(name, 16), (f"{count} cards", 10)])
-    if "back" in panels:
-        _label(c, panels["back"], [(name, 14), (game.title, 8)])
+    panels, faces, name = net.panels, spec.faces, spec.name
+    if faces:  # the designs stop at the cut line (the thumb notch cuts into the front)
+        c.saveState()
+        clip = c.beginPath()
+        clip.moveTo(*net.outline[0])
+        for point in net.outline[1:]:
+            clip.lineTo(*point)
+        clip.close()
+        c.clipPath(clip, stroke=0, fill=0)
+        for side in ("front", "back"):
+            if side in panels and side in faces:
+                _draw_face(c, renderer, game, faces[side], ctx, spec, side, panels[side])
+        for side in ("side", "side-2"):
+            if side in panels and "sides" in faces:
+                _draw_face(c, renderer, game, faces["sides"], ctx, spec, "sides", panels[side], turn=True)
+        c.restoreState()
+    for side, label in (("front", [(name, 16), (f"{count} cards", 10)]), ("back", [(name, 14), (game.title, 8)])):
+        if side in panels and side not in faces:
+            _label(c, panels[side], label)
     for side in ("side", "side-2"):
-        if side in panels and panels[side][2] >= 4 * MM:
+        if side in panels and "sides" not in faces and panels[side][2] >= 4 * MM:
             _label(c, panels[side], [(name, 9)], turn=True)
+    stroke_segments(c, net.folds, width=0.5, gray=FOLD_GRAY, dash=(3, 2))
+
+
+def _context(game: Game, spec: BoxSpec, counts: dict[str, int], size: tuple[float, float, float]) -> dict:
+    """What a face's layout sees: the first deck's names (``piece``, ``game``, ``colors``) and
+    ``box`` (id, name, cards, decks (each id, name, cards), width, height, depth in mm)."""
+    ctx = piece_context(game, spec.decks[0], None)
+    w, h, d = (round(to_mm(v), 2) for v in size)
+    ctx["box"] = SimpleNamespace(id=spec.id, name=spec.name, cards=sum(counts[x.id] for x in spec.decks),
+                                 decks=[SimpleNamespace(id=x.id, name=x.name, cards=counts[x.id]) for x in spec.decks],
+                                 width=w, height=h, depth=d)
+    return ctx
 
 
 def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
@@ -99,36 +149,49 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     opts = settings.sheet
     paper = opts.paper_size()
     area = (paper.width - 2 * opts.margin, paper.height - 2 * opts.margin)
-    boxes = deck_boxes(game, settings.card_thickness, settings.sleeve_thickness, settings.box_tolerance,
-                       settings.sleeve_size)
-    result = BuildResult(cards=len(boxes))
-    findings: list[Finding] = []
+    counts = deck_counts(game)
+    try:
+        layouts = game_layouts(game, job.source)
+    except LayoutError:  # a broken layouts.toml is the card sheets' error, reported there
+        layouts = None
+    specs, findings = box_specs(game, counts, layouts)
+    renderer = Renderer(layouts or LayoutSet(job.source.templates_dir, job.source.layouts_display, {}, {},
+                                             dict(game.manifest.get("colors", {}))),
+                        game.path, max_image_pixels=settings.max_image_pixels, game_display=game.display_root,
+                        facts=game_facts(game), draft=settings.draft)
+    result = BuildResult(cards=len(specs))
     if settings.sleeve_size:
         sw, sh = settings.sleeve_size
-        for comp, _, _ in boxes:
-            if sw + 1e-6 < comp.card_size.width or sh + 1e-6 < comp.card_size.height:
-                findings.append(Finding.at(
-                    "error", "box.sleeve", game.key_location(f"components.{comp.id}.card_size"),
-                    f"--sleeve-size {to_mm(sw):g}mm x {to_mm(sh):g}mm is smaller than {comp.name}'s "
-                    f"{comp.card_size} cards", hint="give the sleeves' outer size, larger than the card",
-                    component=comp.id))
-    sheets: list[tuple[Net, Size, str, int, str]] = []
+        for spec in specs:
+            for comp in spec.decks:
+                if sw + 1e-6 < comp.card_size.width or sh + 1e-6 < comp.card_size.height:
+                    findings.append(Finding.at(
+                        "error", "box.sleeve", game.key_location(f"components.{comp.id}.card_size"),
+                        f"--sleeve-size {to_mm(sw):g}mm x {to_mm(sh):g}mm is smaller than {comp.name}'s "
+                        f"{comp.card_size} cards", hint="give the sleeves' outer size, larger than the card",
+                        component=comp.id))
+    sheets: list[tuple[Net, Size, BoxSpec, int, str, dict]] = []
     contents = []
-    for comp, count, (w, h, d) in boxes:
+    for spec in specs:
+        count, (w, h, d) = box_size(spec, counts, settings.card_thickness, settings.sleeve_thickness,
+                                    settings.box_tolerance, settings.sleeve_size)
+        comp = spec.decks[0]
+        held = "" if spec.key is None else " (" + ", ".join(x.name for x in spec.decks) + ")"
         try:
             nets = tuck_nets(w, h, d, *area)
         except ValueError as exc:
             findings.append(Finding.at(
                 "error", "box.fit", game.key_location(f"components.{comp.id}.card_size"),
-                f"the tuck box of {comp.name} ({count} cards, inside {to_mm(w):.1f} x {to_mm(h):.1f} x "
+                f"the tuck box of {spec.name}{held} ({count} cards, inside {to_mm(w):.1f} x {to_mm(h):.1f} x "
                 f"{to_mm(d):.1f} mm) does not fit {opts.paper} paper even in two parts: a part is {exc}",
                 hint="larger paper (--paper a3), or a smaller --margin", component=comp.id))
             continue
-        contents.append(f"{comp.name}: {count} cards, inside {to_mm(w):.1f} x {to_mm(h):.1f} x {to_mm(d):.1f} mm"
+        contents.append(f"{spec.name}{held}: {count} cards, inside {to_mm(w):.1f} x {to_mm(h):.1f} x {to_mm(d):.1f} mm"
                         + (f", in {len(nets)} parts" if len(nets) > 1 else ""))
+        ctx = _context(game, spec, counts, (w, h, d))
         for part, net in enumerate(nets, start=1):
             placed, sheet = place(net, paper, opts.margin)
-            sheets.append((placed, sheet, comp.name, count, f"{comp.id}-{part}" if len(nets) > 1 else comp.id))
+            sheets.append((placed, sheet, spec, count, f"{spec.id}-{part}" if len(nets) > 1 else spec.id, ctx))
     result.findings = findings
     if not sheets:
         return result
@@ -143,9 +206,10 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
              + f", with {to_mm(settings.box_tolerance):.1f} mm to spare each way."]
     draw_cover(c, paper, opts.margin, f"{game.title}: tuck boxes", lines, contents)
     c.showPage()
-    for net, sheet, name, count, stem in sheets:
+    for net, sheet, spec, count, stem, ctx in sheets:
+        name = spec.name
         c.setPageSize((sheet.width, sheet.height))
-        _draw_net(c, net, name, count, game)
+        _draw_net(c, net, spec, count, game, renderer, ctx)
         c.showPage()
         outline = Outline(name, "polygon", 0.0, 0.0, points=net.outline, folds=net.folds)
         result.outputs.append((job.out_dir / "boxes" / f"{game.file_stem}-box-{stem}.svg",
@@ -153,11 +217,12 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     c.save()
     result.outputs.insert(0, (job.out_dir / f"{game.file_stem}-boxes.pdf", buf.getvalue()))
     result.sheets = len(sheets)
+    result.findings = merge(findings + renderer.findings)
     return result
 
 
 class BoxesOutput:
-    """``boxes``: a tuck box per deck, made only with ``--boxes``."""
+    """``boxes``: a tuck box per deck or group, and card dividers, made only with ``--boxes``."""
 
     name = "boxes"
 
@@ -165,6 +230,10 @@ class BoxesOutput:
         settings = job.settings
         if not settings.boxes:
             return []
-        return [Stage("boxes", job.data_files() + job.font_files(), lambda dry: render_boxes(job, dry),
+        return [Stage("boxes", job.data_files() + job.card_template_files() + job.font_files(),
+                      lambda dry: render_boxes(job, dry),
                       (settings.sheet.paper, settings.sheet.margin, settings.card_thickness,
-                       settings.sleeve_thickness, settings.sleeve_size, settings.box_tolerance))]
+                       settings.sleeve_thickness, settings.sleeve_size, settings.box_tolerance,
+                       settings.max_image_pixels) + draft_option(settings.draft)),
+                Stage("dividers", job.data_files() + job.font_files(), lambda dry: render_dividers(job, dry),
+                      (settings.sheet.paper, settings.sheet.margin, settings.sleeve_size))]

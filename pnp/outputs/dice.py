@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.errors import BuildError
 from ..core.units import MM, Size, to_mm
-from ..geometry.nets import NET_CELLS, PIPS, TABS, edge, face_rect, is_outer, tab_polygon
+from ..geometry.nets import NET_CELLS, PIPS, TABS, cut_segments, face_rect, fold_segments, is_outer, tab_polygon
 from ..model.pieces import DieNet, Piece
 from ..render.canvas import CUT_GRAY, CUT_WIDTH, FOLD_GRAY, text
 from ..render.renderer import Renderer
@@ -24,7 +24,6 @@ from .base import SheetOptions
 def draw_net(c, renderer: Renderer, net: DieNet, left: float, top: float, bleed: float) -> None:
     """Draw one net with its tab-inclusive box's top-left at (left, top), PDF pt."""
     s = net.size
-    tabs = {(cell, side) for cell, side in TABS}
     for i, value in enumerate(net.faces):
         cell = NET_CELLS[i]
         rect = face_rect(net, i, left, top)
@@ -54,21 +53,7 @@ def draw_net(c, renderer: Renderer, net: DieNet, left: float, top: float, bleed:
         text(c, "sans", min(6.0, net.tab / MM * 1.1), mx, my - 1.0, "glue", align="centre",
              angle={"top": 0, "bottom": 0, "left": 90, "right": -90}[side])
     c.restoreState()
-    cut, fold = [], []
-    for i in range(6):
-        cell = NET_CELLS[i]
-        rect = face_rect(net, i, left, top)
-        for side in ("top", "bottom", "left", "right"):
-            segment = edge(rect, side)
-            if not is_outer(cell, side):
-                if side in ("bottom", "right"):  # each inner edge once
-                    fold.append(segment)
-            elif (cell, side) in tabs:
-                fold.append(segment)
-                pts = tab_polygon(net, cell, side, left, top)
-                cut += [(*pts[0], *pts[1]), (*pts[1], *pts[2]), (*pts[2], *pts[3])]
-            else:
-                cut.append(segment)
+    cut, fold = cut_segments(net, left, top), fold_segments(net, left, top)
     c.saveState()
     c.setStrokeColorRGB(FOLD_GRAY, FOLD_GRAY, FOLD_GRAY)
     c.setLineWidth(0.5)

@@ -1,5 +1,6 @@
 """Every case under tests/cases/bad_inputs/: a broken (or awkward) game folder and what pnp must
-say, the same in ``pnp check`` and ``pnp build``."""
+say, the same in ``pnp check`` and ``pnp build`` (a case with ``boxes = true`` is run with
+``--boxes``)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
             return [e.render() for e in errors] if errors else [exc.render()]
         return ["ok"]
     source = GameSource(game_dir, "g", game_dir / "templates", "g/templates")
-    settings = BuildSettings(SheetOptions(contact_sheets=False))
+    settings = BuildSettings(SheetOptions(contact_sheets=False), boxes=spec.get("boxes", False))
     dry = run_game(BuildJob(source, out, settings, write=False))
     built = run_game(BuildJob(source, out, settings, write=True))
     assert finding_lines(dry.findings) == finding_lines(built.findings), "check and build disagree"

@@ -115,3 +115,113 @@ def test_sleeves_size_the_box_for_the_sleeve(tiny, tmp_path):
 def test_a_sleeve_smaller_than_the_card_is_an_error(tiny, tmp_path):
     found = _build(tiny, tmp_path, dry=True, sleeve_size=(60 * MM, 91 * MM)).findings
     assert [(f.rule, f.line) for f in found] == [("box.sleeve", 12)]
+
+
+MORE_DECK = '''
+[components.{id}]
+kind = "deck"
+name = "{name}"
+table = "cards.csv"
+id_column = "id"
+copies_column = "copies"
+card_size = "{size}"
+back_column = "colour"
+layout = "action"
+
+[components.{id}.columns]
+id = "id"
+title = "str"
+cost = {{ type = "int", min = 0, max = 9 }}
+colour = {{ type = "enum", values = ["red", "green"] }}
+text = {{ type = "text", required = false }}
+copies = {{ type = "int", min = 0 }}
+'''
+FACE_LAYOUT = '''
+[layouts.box-front]
+background = "#1F4E79"
+
+[layouts.box-front.boxes.marker]
+type = "rect"
+x = "2mm"
+y = "3mm"
+width = "1mm"
+height = "1mm"
+fill = "black"
+
+[layouts.box-front.boxes.title]
+type = "text"
+text = "{{ box.name }}: {{ box.cards }} cards"
+x = "4mm"
+y = "10mm"
+width = "55mm"
+height = "10mm"
+size = 12
+color = "white"
+'''
+
+
+def _add_deck(game_dir: Path, deck: str, name: str, size: str = "poker") -> None:
+    """A second (third ...) deck of the tiny game's five cards, from its own table."""
+    with (game_dir / "game.toml").open("a") as f:
+        f.write(MORE_DECK.format(id=deck, name=name, size=size))
+
+
+def _add_boxes(game_dir: Path, toml: str) -> None:
+    with (game_dir / "game.toml").open("a") as f:
+        f.write("\n" + toml)
+
+
+def test_a_group_is_one_box_as_deep_as_its_decks_and_as_large_as_their_largest_card(tiny, tmp_path):
+    _add_deck(tiny, "minis", "Mini cards", "mini")
+    _add_boxes(tiny, '[boxes.starter]\nname = "Starter decks"\ndecks = ["cards", "minis"]\n')
+    result = _build(tiny, tmp_path)
+    assert result.findings == [] and result.cards == 1
+    xs, ys = _folds(open_pdf(tmp_path / "tiny-boxes.pdf").pages[1])
+    assert xs[1] - xs[0] == pytest.approx(63.5 + 1, abs=TOL)  # the poker cards, larger than the minis
+    assert ys[1] - ys[0] == pytest.approx(88.9 + 1, abs=TOL)
+    assert xs[2] - xs[1] == pytest.approx(10 * 0.30 + 1, abs=TOL)  # five cards in each deck
+    assert sorted(p.name for p in (tmp_path / "boxes").iterdir()) == ["tiny-box-starter.svg"]
+
+
+def test_a_face_layout_is_drawn_in_the_front_panel_and_a_picture_in_the_back(tiny, tmp_path):
+    from PIL import Image
+
+    from sheetgeom import markers
+
+    _add_deck(tiny, "more", "More cards")
+    with (tiny / "templates" / "layouts.toml").open("a") as f:
+        f.write(FACE_LAYOUT)
+    (tiny / "art").mkdir()
+    Image.new("RGB", (800, 1100), (200, 40, 40)).save(tiny / "art" / "back.png")
+    _add_boxes(tiny, '[boxes.all]\ndecks = ["cards", "more"]\nfront = { layout = "box-front" }\n'
+                     'back = { image = "art/back.png" }\n')
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.severity != "info"] == []
+    page = open_pdf(tmp_path / "tiny-boxes.pdf").pages[1]
+    xs, ys = _folds(page)
+    found = markers(page, back=False)
+    assert len(found) == 1  # the front layout's marker, 2 mm in and 3 mm down from the panel's top-left
+    left, top = found[0]
+    assert left / MM == pytest.approx(xs[2], abs=TOL) and top / MM == pytest.approx(ys[1], abs=TOL)
+    words = " ".join(page.extract_text().split())
+    assert "Action cards + More cards: 10 cards" in words  # the layout sees the box's name and count
+    image = page.images[0]  # the picture covers the back panel (x from the glue fold to the next)
+    assert image["x0"] / MM <= xs[0] + TOL and image["x1"] / MM >= xs[1] - TOL
+    assert (page.height - image["bottom"]) / MM <= ys[0] + TOL and (page.height - image["top"]) / MM >= ys[1] - TOL
+
+
+@pytest.mark.slow
+def test_group_and_face_errors_are_located_with_a_hint_and_check_finds_them_first(tiny, tmp_path):
+    _add_deck(tiny, "more", "More cards")
+    _add_boxes(tiny, '[boxes.all]\ndecks = ["cards", "mroe"]\nfront = { layout = "box-frnt" }\n')
+    found = _build(tiny, tmp_path, dry=True).findings
+    errors = [(f.rule, f.line, f.message, f.hint) for f in found if f.severity == "error"]
+    lines = (tiny / "game.toml").read_text().splitlines()
+    decks_line = next(i for i, line in enumerate(lines, 1) if line.startswith('decks = ["cards", "mroe"]'))
+    assert errors[0][:3] == ("box.group", decks_line, "no deck 'mroe'") and errors[0][3].startswith("did you mean 'more'?")
+    assert errors[1][:3] == ("box.face", decks_line + 1, "the layout 'box-frnt' is not defined in tiny/templates/layouts.toml")
+    cli = subprocess.run([sys.executable, "-m", "pnp", "check", str(tiny), "--boxes", "--format", "json",
+                          "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    reported = [(f["rule"], f["line"], f["message"].split(" in ")[0]) for f in json.loads(cli.stdout)[0]["findings"]
+                if f["rule"].startswith("box.")]
+    assert cli.returncode == 1 and reported == [(r, line, m.split(" in ")[0]) for r, line, m, _ in errors]

@@ -241,3 +241,85 @@ def test_hexagon_tokens_are_cut_as_regular_hexagons_in_both_files(five, tmp_path
     dxf = [e for path in sorted((tmp_path / "cut").glob("*.dxf")) for e in ezdxf.readfile(path).modelspace()
            if e.dxftype() == "LWPOLYLINE" and len(e) == 6]
     assert len(dxf) == 10 and all(e.closed for e in dxf)
+
+
+def _printed_lines(page, grey):
+    """The straight strokes of one grey on a pdfplumber page, as (x1, y1, x2, y2) in mm from
+    the top-left corner, y down (as the SVG)."""
+    out = []
+    for line in page.lines:
+        colour = line.get("stroking_color") or ()
+        if len(colour) == 3 and all(abs(v - grey) < 0.002 for v in colour):
+            (x1, y1), (x2, y2) = line["pts"][0], line["pts"][-1]
+            out.append((x1 / MM, y1 / MM, x2 / MM, y2 / MM))
+    return out
+
+
+def _on_a_line(seg, lines, tol=TOL):
+    """Whether segment ``seg`` is one of ``lines`` (either way round), to ``tol`` mm."""
+    x1, y1, x2, y2 = seg
+    return any(_close((x1, y1, x2, y2), line, tol) or _close((x2, y2, x1, y1), line, tol) for line in lines)
+
+
+def test_die_nets_are_cut_on_their_printed_outline_and_folded_on_their_folds(five, tmp_path):
+    from pnp.render.canvas import CUT_GRAY, FOLD_GRAY
+
+    manifest = five / "game.toml"
+    manifest.write_text(manifest.read_text().replace("copies = 10\n", "copies = 0\n")
+                        + '\n[components.die]\nkind = "die"\nname = "Score die"\nsize = "18mm"\ncopies = 2\n')
+    result = _build(five, tmp_path, "silhouette")
+    assert [f for f in result.findings if f.severity == "error"] == []
+    folder = tmp_path / "cut"
+    pdf = open_pdf(folder / "tiny-cut-silhouette.pdf")
+    nets = []
+    for number in range(1, len(pdf.pages)):
+        svg = folder / f"tiny-cut-silhouette-{number:02d}.svg"
+        titled = _titles(svg)
+        dies = [d for d, title in titled if title.startswith("die/")]
+        if not dies:
+            continue
+        page = pdf.pages[number]
+        printed_cut, printed_fold = _printed_lines(page, CUT_GRAY), _printed_lines(page, FOLD_GRAY)
+        folds = [parse_path(d)[0] for d in svg_paths(svg)["fold"]]
+        assert len(folds) == 12 * len(dies)  # per net: 5 edges between faces and 7 tab edges
+        for points in folds:
+            assert _on_a_line((*points[0], *points[1]), printed_fold)
+        for d in dies:
+            points, arcs = parse_path(d)
+            assert not arcs and points[0] == points[-1]
+            segments = list(zip(points, points[1:]))
+            # every side of the outline lies along printed cut lines: its ends and middle on one
+            for (ax, ay), (bx, by) in segments:
+                for t in (0.0, 0.5, 1.0):
+                    px, py = ax + (bx - ax) * t, ay + (by - ay) * t
+                    assert any(_point_on(px, py, line) for line in printed_cut), (px, py)
+            box = _bbox(points)
+            edge = 18.0
+            tab = min(6.0, edge * 0.3)
+            assert box[2] - box[0] == pytest.approx(3 * edge + 2 * tab, abs=TOL)
+            assert box[3] - box[1] == pytest.approx(4 * edge + tab, abs=TOL)
+            nets.append(box)
+        # the DXF holds each net as one closed polyline on CUT and its folds on FOLD
+        doc = ezdxf.readfile(svg.with_suffix(".dxf"))
+        polylines = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE" and len(e) > 8]
+        assert len(polylines) == len(dies) and all(e.closed and e.dxf.layer == "CUT" for e in polylines)
+        assert sum(1 for e in doc.modelspace() if e.dxftype() == "LINE" and e.dxf.layer == "FOLD") == 12 * len(dies)
+    assert len(nets) == 2
+
+
+def _point_on(px, py, line, tol=TOL):
+    x1, y1, x2, y2 = line
+    dx, dy = x2 - x1, y2 - y1
+    length2 = dx * dx + dy * dy or 1e-12
+    t = max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / length2))
+    return math.hypot(px - (x1 + t * dx), py - (y1 + t * dy)) <= tol
+
+
+def _titles(svg):
+    """(path data, title) of each path on the cut layer of an SVG file."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(svg).getroot()
+    layer = next(g for g in root.iter(f"{ns}g") if g.get("id") == "cut")
+    return [(p.get("d"), p.findtext(f"{ns}title") or "") for p in layer.iter(f"{ns}path")]

@@ -1,11 +1,12 @@
 """``cut``: print-and-cut sheets for a cutting machine (``pnp build --cut PROFILE``).
 
-Every card face and every token of the game is laid out inside the cutter's registration area
+Every card face, every token and standee and every die net of the game is laid out inside the cutter's registration area
 (:mod:`pnp.geometry.registration`, the figures from the profile, :mod:`.profile`; the cards
 turned a quarter when that takes fewer sheets), each with
 the profile's bleed all round and its neighbours twice that apart; the sheets print the
 profile's registration marks, and each sheet gets a cut file pair (:mod:`.files`) whose paths
-are the trims the pieces were drawn at. Files, in ``output/<game>/cut/``:
+are the trims the pieces were drawn at (a die net's outline on the cut layer, its folds on the
+fold layer, :mod:`pnp.geometry.nets`). Files, in ``output/<game>/cut/``:
 
 - ``<game>-cut-<profile>.pdf``: a cover page, then one page per sheet (one-sided: a cutter
   cuts what it registered on, so card backs are not printed);
@@ -28,14 +29,16 @@ from ...core.findings import Finding, merge
 from ...core.units import MM, to_mm
 from ...design.layouts import board_layouts, game_layouts
 from ...design.drawable import drawable_cards
+from ...geometry.nets import fold_segments, outline as net_outline
 from ...geometry.packing import hexagon_points
 from ...geometry.registration import CutterSheet, Slot, fits, layout
 from ...model.facts import game_facts
 from ...model.game import Game
-from ...model.pieces import token_pieces
+from ...model.pieces import die_nets, token_pieces
 from ...render.canvas import draw_cover, new_canvas, stroke_segments
 from ...render.renderer import Renderer
 from ..base import BuildResult, OutputJob, Stage, dpi_option, draft_option
+from ..dice import draw_net
 from ..tokens import draw_token
 from .files import Outline, write_dxf, write_svg
 from .profile import CutterProfile, load_profile
@@ -113,6 +116,29 @@ def _token_pieces(game: Game, renderer: Renderer) -> tuple[list[CutPiece], list[
     return out, findings
 
 
+def _die_pieces(game: Game, renderer: Renderer) -> list[CutPiece]:
+    """A piece per copy of each die: its net's tab-inclusive box, printed as on the die sheets
+    (faces with the bleed past their outer edges, grey glue tabs), cut on the net's outline and
+    folded on its folds."""
+    nets, _ = die_nets(game)
+    out = []
+    for net in nets:
+        for copy in range(1, net.copies + 1):
+            name = f"{net.component}/{copy}" if net.copies > 1 else net.component
+
+            def draw(c, trim, bleed, net=net):
+                x, y, w, h = trim
+                draw_net(c, renderer, net, x, y + h, bleed)
+
+            def cut(trim, name=name, net=net):
+                x, y, w, h = trim
+                return Outline(name, "polygon", x, y, points=tuple(net_outline(net, x, y + h)),
+                               folds=tuple(fold_segments(net, x, y + h)))
+
+            out.append(CutPiece(name, net.component, "size", net.width, net.height, draw, cut))
+    return out
+
+
 def fit_finding(game: Game, profile: CutterProfile, sheet: CutterSheet, paper: str, piece: CutPiece,
                 count: int) -> Finding:
     """The ``cut.fit`` error of the ``count`` pieces of a component like ``piece`` (with its
@@ -146,6 +172,7 @@ def render_cut(job: OutputJob, dry: bool) -> BuildResult:
         findings += token_findings
     else:
         token_renderer = None
+    pieces += _die_pieces(game, token_renderer or renderer)
     bleed = profile.bleed
     keep: list[CutPiece] = []
     over: dict[tuple, list[CutPiece]] = {}
