@@ -6,6 +6,7 @@ reports first, at the same place."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import shutil
 from pathlib import Path
@@ -162,3 +163,30 @@ def test_a_game_sets_its_own_tolerance_and_enlargement_limit(tmp_path):
     assert len(p.products) == len(load_profile("tgc").products)
     # 15 mm circles need 1.27 x for the Medium Circle Chit: over 1.2, so no product now
     assert match(p.products, "token", "circle", Size(15 * MM, 15 * MM), p.fit_tolerance, p.max_enlargement) is None
+
+
+def test_a_turned_board_page_has_the_products_trim_box_inside_the_template(tmp_path):
+    from pypdf import PdfReader
+
+    from pnp.design.layouts import board_layouts
+    from pnp.model.pieces import board_pieces
+    from pnp.outputs.export.job import ExportJob
+    from pnp.outputs.export.writers.pieces import piece_pdf
+    from pnp.render.renderer import Renderer
+
+    game_dir, source = tiny_with_boards(tmp_path / "tiny")
+    game = load_game(game_dir, "tiny")
+    p = load_profile("tgc")
+    bp = next(b for b in board_pieces(game)[0] if b.component == "track")
+    wide = Size(8 * INCH, 4 * INCH)  # drawn as a landscape board: the Domino Board turned
+    fit = match(p.products, "board", "rect", wide, p.fit_tolerance, p.max_enlargement)
+    assert (fit.product.name, fit.turned, fit.px) == ("Domino Board", True, (2475, 1275))
+    renderer = Renderer(board_layouts(game, source), game.path)
+    job = ExportJob(game, renderer.layouts, p, tmp_path / "out", renderer, None)
+    pdf, px = piece_pdf(renderer, bp.piece, wide, fit, job, "t")
+    assert px == (2475, 1275)
+    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    to_in = [float(v) / 72 for v in page.trimbox]
+    assert to_in == pytest.approx([0.125, 0.125, 8.125, 4.125], abs=1e-4)
+    assert [float(v) / 72 for v in page.mediabox] == pytest.approx([0, 0, 8.25, 4.25], abs=1e-4)
+    assert list(page.bleedbox) == list(page.mediabox)
