@@ -258,6 +258,13 @@ def _setting(game: Game, comp: Component, row: Row | None, names: tuple[str, ...
     return None, _manifest_location(game, f"components.{comp.id}.{names[0]}")
 
 
+def token_size_location(game: Game, comp: Component, row: Row | None) -> Location:
+    """Where a token's size is given: its row's ``size`` (or ``diameter``, or for a standee
+    ``width``) cell, else that key under the component in game.toml."""
+    names = ("width", "height") if _setting(game, comp, row, ("shape",))[0] == "standee" else ("size", "diameter")
+    return _setting(game, comp, row, names)[1]
+
+
 def _length(value: Any, where: Location, what: str) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         length = float(value)  # a CSV length column is already in pt

@@ -21,9 +21,10 @@ from pathlib import Path
 from ...core.findings import merge
 from ...core.parallel import default_workers
 from ...core.suggest import did_you_mean
-from ...design.layouts import LayoutSet, game_layouts
+from ...design.layouts import LayoutSet, board_layouts, game_layouts
 from ...design.drawable import drawable_cards
 from ...model.game import Game
+from ...model.games import GameSource
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings
 from ...render.renderer import Renderer
@@ -41,7 +42,7 @@ __all__ = ["ExportOutput", "ProfileError", "bundled_profiles", "card_page", "exp
 
 def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
                   url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                  dry: bool = False, image_dpi: int | None = None) -> BuildResult:
+                  dry: bool = False, image_dpi: int | None = None, source: GameSource | None = None) -> BuildResult:
     """Export every deck of ``game`` for ``target`` (a profile name or a path to a profile
     TOML file) in memory (``result.outputs``; nothing is written), for
     ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
@@ -51,7 +52,9 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     many processes rasterise PNGs (default: up to 2); ``url_prefix`` overrides a Tabletop
     Simulator profile's image URLs. Art over ``max_image_pixels`` pixels is refused (None lifts
     the limit); art is embedded at ``image_dpi`` px/in at its placed size (None: the profile's
-    own ``image_dpi``). A ``dry`` export draws and preflights every card but rasterises nothing and
+    own ``image_dpi``). A profile with products (The Game Crafter) also exports the game's boards
+    and tokens, drawn from the board designs in the templates folder of ``source`` (the game as
+    the command was given it; without it, cards only). A ``dry`` export draws and preflights every card but rasterises nothing and
     makes no files. ``result.cards`` counts card instances and ``result.sheets`` files holding
     cards; findings cover drawing, colour conversion and the safe zone. Raises ProfileError,
     BuildError or LayoutError.
@@ -69,11 +72,19 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
                         color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels,
                         game_display=game.display_root)
     job = ExportJob(game, layouts, profile, folder, renderer, converter, dry=dry)
+    pieces_layouts = None
+    if profile.products and source is not None:  # boards.toml, or the card layouts when there is none
+        pieces_layouts = board_layouts(game, source) or layouts
+    if pieces_layouts is not None:
+        job.board_renderer = Renderer(pieces_layouts, game.path, min_text_size=profile.min_text_size,
+                                      max_image_pixels=max_image_pixels, game_display=game.display_root)
     cards, findings = drawable_cards(game, layouts)
     workers = jobs if jobs is not None else default_workers()
     WRITERS[profile.output](job, decks_of(game, cards), workers)
     result = BuildResult(cards=len(cards), sheets=len(job.outputs), prune_within=folder)
-    result.findings = merge(findings + renderer.findings + (converter.findings if converter else []) + job.findings)
+    board_findings = job.board_renderer.findings if job.board_renderer is not None else []
+    result.findings = merge(findings + renderer.findings + board_findings + (converter.findings if converter else [])
+                            + job.findings)
     if not dry:
         write_manifest(job, cards, result.findings)
         result.outputs = list(job.outputs)
@@ -83,10 +94,10 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
 
 def export_game(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
                 url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                image_dpi: int | None = None) -> BuildResult:
+                image_dpi: int | None = None, source: GameSource | None = None) -> BuildResult:
     """Export (:func:`render_export`) and write the files, whatever was found."""
     return write_result(render_export(game, layouts, target, out_dir, jobs=jobs, url_prefix=url_prefix,
-                                      max_image_pixels=max_image_pixels, image_dpi=image_dpi))
+                                      max_image_pixels=max_image_pixels, image_dpi=image_dpi, source=source))
 
 
 def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
@@ -107,6 +118,15 @@ def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
     return replace(ink, overrides=resolved)
 
 
+def _has_products(target: str, game: Game) -> bool:
+    """Whether ``target``'s profile lists products (False when it cannot be read: the export
+    reports why)."""
+    try:
+        return bool(load_profile(target, game).products)
+    except ProfileError:
+        return False
+
+
 class ExportOutput:
     """``export NAME``: one stage per target: those the game's manifest lists under
     ``[targets]`` (unless ``settings.manifest_targets`` is off), then ``settings.targets``."""
@@ -122,11 +142,14 @@ class ExportOutput:
         for target in targets:
             profile_file = Path(target)
             extra = [profile_file] if profile_file.suffix == ".toml" and profile_file.is_file() else []
+            if _has_products(target, job.game):  # it draws the boards and tokens too
+                extra += [p for p in job.template_files() if p.name == "boards.toml"]
 
             def render(dry: bool, target: str = target) -> BuildResult:
                 return render_export(job.game, game_layouts(job.game, job.source), target, job.out_dir,
                                      url_prefix=settings.url_prefix, max_image_pixels=settings.max_image_pixels,
-                                     dry=dry, jobs=settings.jobs, image_dpi=settings.image_dpi)
+                                     dry=dry, jobs=settings.jobs, image_dpi=settings.image_dpi,
+                                     source=job.source)
 
             stages.append(Stage(f"export {target}", inputs + extra, render,
                                 (settings.url_prefix, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)))

@@ -31,6 +31,9 @@ class ExportJob:
     converter: InkConverter | None
     dry: bool = False
     """A dry run: draw and preflight every card, rasterise nothing."""
+    board_renderer: Renderer | None = None
+    """Draws the game's boards and tokens (its boards.toml designs) for a profile with
+    products; None: the export makes cards only."""
     outputs: list[tuple[Path, bytes]] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)

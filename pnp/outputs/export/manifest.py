@@ -31,6 +31,8 @@ class Entry:
     size: str = ""
     width_px: int | None = None
     height_px: int | None = None
+    product: str | None = None
+    """The shop product a board or token is made as (The Game Crafter's "Quad Fold Board")."""
 
 
 MANIFEST_COLUMNS = ("file", "page", "slot", "side", "deck", "card_id", "copy", "copies", "size",
@@ -39,12 +41,14 @@ MANIFEST_COLUMNS = ("file", "page", "slot", "side", "deck", "card_id", "copy", "
 
 def write_manifest(job, cards: list[CardInstance], findings: list[Finding]) -> None:
     """Add ``manifest.csv`` and ``manifest.json`` to the export ``job``'s outputs: every entry
-    (file, page or sheet slot, side, deck, card id, copies), every file with its SHA-256, size and
+    (file, page or sheet slot, side, deck, card id, copies; the product, for an export with
+    boards or tokens made as shop products), every file with its SHA-256, size and
     pixel size or page count, the profile's settings and the findings."""
     p = job.profile
-    rows = [{k: ("" if getattr(e, k) is None else getattr(e, k)) for k in MANIFEST_COLUMNS} for e in job.entries]
+    columns = MANIFEST_COLUMNS + (("product",) if any(e.product for e in job.entries) else ())
+    rows = [{k: ("" if getattr(e, k) is None else getattr(e, k)) for k in columns} for e in job.entries]
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=MANIFEST_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     files = []
@@ -65,7 +69,7 @@ def write_manifest(job, cards: list[CardInstance], findings: list[Finding]) -> N
             "marks": p.marks, "page_order": list(p.page_order) if p.output == "pdf" else None,
             "copies": p.copies, "ink_limit_percent": round(p.ink.ink_limit * 100, 3) if p.ink else None,
         },
-        "cards": len(cards), "files": files, "entries": [{k: getattr(e, k) for k in MANIFEST_COLUMNS}
+        "cards": len(cards), "files": files, "entries": [{k: getattr(e, k) for k in columns}
                                                          for e in job.entries],
         "findings": [f.as_dict() for f in findings],
         "generator": f"pnp {__version__}",

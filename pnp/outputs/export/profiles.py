@@ -30,10 +30,11 @@ from ...core.errors import Location, PnpError
 from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
 from ...core.tomlpos import toml_error, toml_hint
-from ...core.units import CARD_SIZES, Size, parse_length, parse_size
+from ...core.units import CARD_SIZES, MM, Size, parse_length, parse_size
 from ...model.game import Game
 from ...render.art import SCREEN_DPI
 from ...render.color import InkSettings
+from .products import Product, parse_products
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 """Where the bundled profiles live (one TOML file per target)."""
@@ -102,6 +103,10 @@ class Profile:
     url_prefix: str = ""
     min_text_size: float = 6.0
     description: str = ""
+    products: dict[str, Product] = field(default_factory=dict)
+    """Boards and tokens the target takes (:mod:`.products`), by key; empty: cards only."""
+    fit_tolerance: float = 2 * MM
+    max_enlargement: float = 1.5
     toml: TomlFile | None = field(default=None, compare=False, repr=False)
     """The file (with its lines) the profile was read from, for messages."""
 
@@ -152,7 +157,7 @@ def _read_toml(path: Path, display: str) -> tuple[dict, str]:
 def _merge(base: dict, over: dict) -> dict:
     out = dict(base)
     for key, value in over.items():
-        if key in ("sizes", "cmyk") and isinstance(value, dict) and isinstance(out.get(key), dict):
+        if key in ("sizes", "cmyk", "products") and isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = {**out[key], **value}
         else:
             out[key] = value
@@ -270,6 +275,9 @@ class ProfileTable(Struct, forbid_unknown_fields=True):
     image_url: Literal["file", "name"] = "file"
     url_prefix: str = ""
     min_text_size: Annotated[float, Meta(ge=0, le=72)] = 6.0
+    products: dict[str, dict] = {}
+    fit_tolerance: Union[str, int, float] = "2mm"
+    max_enlargement: Annotated[float, Meta(ge=1, le=10)] = 1.5
 
 
 PROFILE_KEYS = frozenset(ProfileTable.__struct_fields__)
@@ -356,6 +364,10 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
                       hint="file names may use " + ", ".join("{" + f + "}" for f in sorted(FILE_FIELDS)))
         if pattern.startswith("/") or ".." in Path(pattern).parts:
             raise err(key, f"{pattern!r} must stay inside the export folder")
+    products = parse_products(spec.products, err) if spec.products else {}
+    if products and output != "png":
+        raise err("products", f"{output} output takes no products", hint="boards and tokens are PNG files: "
+                  'output = "png"')
     copies = spec.copies or ("repeat" if output == "pdf" else "count")
     if copies == "repeat" and output != "pdf":
         raise err("copies", f"{output} output writes each card once with its copy count",
@@ -371,5 +383,6 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
         copies=copies, face_file=spec.face_file, back_file=spec.back_file, file=spec.file, ink=ink,
         columns=spec.columns, rows=spec.rows, max_sheet_width=spec.max_sheet_width,
         max_sheet_height=spec.max_sheet_height, image_url=spec.image_url, url_prefix=spec.url_prefix,
-        min_text_size=spec.min_text_size, description=spec.description, toml=file,
+        min_text_size=spec.min_text_size, description=spec.description, products=products,
+        fit_tolerance=length("fit_tolerance"), max_enlargement=spec.max_enlargement, toml=file,
     )

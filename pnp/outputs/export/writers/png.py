@@ -8,12 +8,15 @@ from ..manifest import Entry
 from ..pages import card_ids, card_id, card_page, deck_trim, distinct, size_text
 from ..preflight import safe_zone_many
 from ....render.raster import rasterise_all
+from . import pieces
 
 
 def write(job: ExportJob, decks, workers: int) -> None:
     """One PNG per distinct face and per distinct back of every deck, rendered at the profile's
     exact pixel size (``face_file`` and ``back_file`` name them); copies that draw alike are one
-    file with their count in the manifest."""
+    file with their count in the manifest. With products in the profile and the game's board
+    designs (``job.board_renderer``), its boards and tokens too, each on its product
+    (:mod:`.pieces`)."""
     p = job.profile
     pending: list[tuple[str, Entry, bytes, tuple[int, int], str]] = []
     for comp, deck in decks:
@@ -34,6 +37,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
                 entry = Entry(name, side, comp.id, ids, len(group), size=size_text(geom),
                               width_px=geom.px[0], height_px=geom.px[1])
                 pending.append((name, entry, pdf, geom.px, piece.card_key))
+    if job.profile.products and job.board_renderer is not None:
+        pending += pieces.pending(job, job.board_renderer)
     job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p)
     if job.dry:
         return  # every card is drawn and preflighted; rasterising finds nothing more
