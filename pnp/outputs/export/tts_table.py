@@ -20,6 +20,7 @@ from ...model.pieces import board_pieces, die_nets, token_pieces
 from ...render.raster import rasterise_all
 from .job import ExportJob
 from .manifest import Entry
+from .pages import nickname
 from .tts_objects import (GAP, NOTECARD_SIZE, TOKEN_THICKNESS, UNITS_AT_SCALE_1, Spot, board_object, dice_object,
                           guid, lay_out, notecard_object, scale_of, token_object)
 from .tts_pieces import cut_to_shape, dice_findings, die_template, draw_board, draw_die_faces, draw_token
@@ -86,7 +87,7 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
         size = Size(tp.width, tp.height)
         job.entries.append(Entry(name, "token", tp.component, tp.name, len(group), size=_size_text(size),
                                  width_px=image.width, height_px=image.height))
-        objects = [token_object(t.face.label, _url(job, name), tp.width,
+        objects = [token_object(nickname(t.face), _url(job, name), tp.width,
                                 guid(gid, tp.component, "token", tp.name, str(t.face.copy)), f"{tp.component}/{tp.name}",
                                 tp.shape == "standee") for t in group]
         spot = _spot(objects[0], size)
