@@ -37,17 +37,18 @@ def main() -> None:
     tiles = []
     for name in WANTED:
         image = Image.open(io.BytesIO(files[name])).convert("RGBA")
-        height = 120 if "-board" not in name and not name.endswith("die.png") else HEIGHT  # tokens small
+        height = HEIGHT if "board" in name or name.endswith("die.png") else 120  # tokens smaller
         tiles.append((name, image.resize((round(image.width * height / image.height), height), Image.LANCZOS)))
     gap = 16
-    width = sum(t.width for _, t in tiles) + gap * (len(tiles) + 1)
+    slots = [max(t.width, 7 * len(name.removeprefix("ars-alchimia-"))) for name, t in tiles]  # room for the label
+    width = sum(slots) + gap * (len(tiles) + 1)
     sheet = Image.new("RGBA", (width, HEIGHT + 2 * gap + 18), (150, 150, 150, 255))
     draw = ImageDraw.Draw(sheet)
     x = gap
-    for name, tile in tiles:
-        sheet.alpha_composite(tile, (x, gap + (HEIGHT - tile.height) // 2))
+    for (name, tile), slot in zip(tiles, slots):
+        sheet.alpha_composite(tile, (x + (slot - tile.width) // 2, gap + (HEIGHT - tile.height) // 2))
         draw.text((x, HEIGHT + gap + 4), name.removeprefix("ars-alchimia-"), fill=(0, 0, 0, 255))
-        x += tile.width + gap
+        x += slot + gap
     OUT.parent.mkdir(parents=True, exist_ok=True)
     sheet.convert("RGB").save(OUT, optimize=True)
     print(f"wrote {OUT.relative_to(ROOT)} ({sheet.width} x {sheet.height} px)")
