@@ -157,9 +157,11 @@ def test_nothing_overlaps_on_the_table(table):
         rect = (t["posX"] - w / 2, t["posZ"] - d / 2, t["posX"] + w / 2, t["posZ"] + d / 2)
         if key in rects:  # a stack: copies of one token only, each raised above the last
             assert s["Name"] == "Custom_Token" and rects[key][1] == s["Description"]
+            assert t["posY"] == pytest.approx(rects[key][2] + s["CustomImage"]["CustomToken"]["Thickness"])
+            rects[key] = (rects[key][0], rects[key][1], t["posY"])
             continue
-        rects[key] = (rect, s.get("Description"))
-    boxes = [r for r, _ in rects.values()]
+        rects[key] = (rect, s.get("Description"), t["posY"])
+    boxes = [r for r, _, _ in rects.values()]
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             assert a[2] + GAP - 1e-3 <= b[0] or b[2] + GAP - 1e-3 <= a[0] or \

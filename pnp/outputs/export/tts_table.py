@@ -21,8 +21,8 @@ from ...render.raster import rasterise_all
 from .job import ExportJob
 from .manifest import Entry
 from .pages import nickname
-from .tts_objects import (GAP, NOTECARD_SIZE, TOKEN_THICKNESS, UNITS_AT_SCALE_1, Spot, board_object, dice_object,
-                          guid, lay_out, notecard_object, scale_of, token_object)
+from .tts_objects import (NOTECARD_SIZE, TOKEN_THICKNESS, UNITS_AT_SCALE_1, Spot, board_object, dice_object, guid,
+                          lay_out, notecard_object, token_object)
 from .tts_pieces import cut_to_shape, dice_findings, die_template, draw_board, draw_die_faces, draw_token
 from .tts_setup import setup_text
 
@@ -138,5 +138,3 @@ def _url(job: ExportJob, name: str) -> str:
         return name
     return (job.folder / name).resolve().as_uri()
 
-
-__all__ = ["GAP", "scale_of", "write_table"]
