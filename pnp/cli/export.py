@@ -1,4 +1,4 @@
-"""``pnp export``: print-shop files and Tabletop Simulator decks for each game and target
+"""``pnp export``: print-shop files and Tabletop Simulator tables for each game and target
 (:mod:`pnp.outputs.export`)."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ def export(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False, help="Folder to write into; files go to "
                                          "OUTPUT/<game>/export/<target>/ (default: output/, or the game folder's own output/ when run inside one).")] = None,
     url_prefix: Annotated[Optional[str], typer.Option(
-        help="Tabletop Simulator: the web folder the sheets will be uploaded to (image URLs become "
-             "URL_PREFIX + file name). Default: file:/// paths of the written sheets.",
+        help="Tabletop Simulator: the web folder the images (deck sheets, boards, tokens, dice) will be "
+             "uploaded to (image URLs become URL_PREFIX + file name). Default: file:/// paths of the written images.",
         show_default=False)] = None,
     jobs: Annotated[Optional[int], typer.Option(min=1, help="Processes that render PNGs (default: up to 2).",
                                                 show_default=False)] = None,
@@ -38,7 +38,7 @@ def export(
     lang: LangOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Write print-shop files or Tabletop Simulator decks for each game and target (the targets
+    """Write print-shop files or Tabletop Simulator tables for each game and target (the targets
     the manifest lists when none is given). Each game is checked as pnp check -t TARGET checks
     it; nothing is written when an error is found."""
     from ..outputs.base import BuildSettings

@@ -36,7 +36,7 @@ def draw_net(c, renderer: Renderer, net: DieNet, left: float, top: float, bleed:
             c.setFillColorRGB(1, 1, 1)
             c.rect(rect[0] - bl, rect[1] - bb, s + bl + br, s + bb + bt, stroke=0, fill=1)
         c.restoreState()
-        _face_value(c, value, rect, net.pips)
+        draw_face_value(c, value, rect, net.pips)
     c.saveState()
     for cell, side in TABS:
         pts = tab_polygon(net, cell, side, left, top)
@@ -69,7 +69,9 @@ def draw_net(c, renderer: Renderer, net: DieNet, left: float, top: float, bleed:
     c.restoreState()
 
 
-def _face_value(c, value: Any, rect, pips: bool) -> None:
+def draw_face_value(c, value: Any, rect, pips: bool) -> None:
+    """A die face's value inside ``rect`` (x, y, size, size; pt): pips for 1-6 (unless
+    ``pips`` is off), else the value as text."""
     x, y, s, _ = rect
     c.saveState()
     c.setFillColorRGB(0.1, 0.1, 0.1)

@@ -503,8 +503,10 @@ def test_tts_saved_object_references_its_sheets_with_the_right_counts_and_ids(tt
         assert b_im.convert("RGB").getpixel((cw // 2, ch // 2)) == pytest.approx(RED, abs=2)
         assert b_im.convert("RGB").getpixel((cw + cw // 2, ch // 2)) == pytest.approx(GREEN, abs=2)
     rows, doc = manifest(tts)
-    assert {r["file"] for r in rows} == {face.name, back.name, "tiny-cards.json"}
-    assert {f["file"] for f in doc["files"]} == {face.name, back.name, "tiny-cards.json"}
+    # the deck's files, and the whole table (its coins and the game's saved object)
+    table = {"tiny.json", "tiny-tokens-tokens.png"}
+    assert {r["file"] for r in rows} == {face.name, back.name, "tiny-cards.json"} | table
+    assert {f["file"] for f in doc["files"]} == {face.name, back.name, "tiny-cards.json"} | table
 
 
 def test_tts_one_back_image_many_sheets_and_url_prefix(tmp_path):
@@ -538,6 +540,10 @@ def test_tts_one_back_image_many_sheets_and_url_prefix(tmp_path):
     with Image.open(folder / "tiny-cards-faces-2.png") as sheet:
         assert (two["NumWidth"], two["NumHeight"]) == (2, 2)  # 2 faces and the hidden-card slot
         assert (2 * cw, 2 * ch) == sheet.size
+    table = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))["ObjectStates"]
+    coins = [s for s in table if s["Name"] == "Custom_Token"]
+    assert len(coins) == 10  # the whole table's images are under the prefix too
+    assert {c["CustomImage"]["ImageURL"] for c in coins} == {"https://example.com/decks/tiny-tokens-tokens.png"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Physical-edition exports: print-shop files and Tabletop Simulator decks.
+"""Physical-edition exports: print-shop files and Tabletop Simulator tables.
 
 A target is a named profile kept as data (:mod:`.profiles`). Every card is drawn once by the
 :class:`~pnp.render.renderer.Renderer` onto a one-card PDF page whose MediaBox is the trim plus
@@ -24,7 +24,7 @@ from ...core.suggest import did_you_mean
 from ...design.layouts import LayoutSet, board_layouts, game_layouts
 from ...design.drawable import drawable_cards
 from ...model.game import Game
-from ...model.games import GameSource
+from ...model.games import GameSource, source_of
 from ...render.art import DEFAULT_MAX_PIXELS
 from ...render.color import InkConverter, InkSettings
 from ...render.renderer import Renderer
@@ -54,7 +54,9 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     the limit); art is embedded at ``image_dpi`` px/in at its placed size (None: the profile's
     own ``image_dpi``). A profile with products (The Game Crafter) also exports the game's boards
     and tokens, drawn from the board designs in the templates folder of ``source`` (the game as
-    the command was given it; without it, cards only). A ``dry`` export draws and preflights every card but rasterises nothing and
+    the command was given it; without it, cards only); a Tabletop Simulator profile exports the
+    whole table, boards, tokens and dice too (``source`` found from the game's folder when not
+    given). A ``dry`` export draws and preflights every card but rasterises nothing and
     makes no files. ``result.cards`` counts card instances and ``result.sheets`` files holding
     cards; findings cover drawing, colour conversion and the safe zone. Raises ProfileError,
     BuildError or LayoutError.
@@ -72,8 +74,10 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
                         color_convert=converter.convert if converter else None, max_image_pixels=max_image_pixels,
                         game_display=game.display_root)
     job = ExportJob(game, layouts, profile, folder, renderer, converter, dry=dry)
+    if source is None and profile.output == "tts":  # a table draws the boards wherever the game is
+        source = source_of(game.path, game.display_root)
     pieces_layouts = None
-    if profile.products and source is not None:  # boards.toml, or the card layouts when there is none
+    if _draws_pieces(profile) and source is not None:  # boards.toml, or the card layouts when there is none
         pieces_layouts = board_layouts(game, source) or layouts
     if pieces_layouts is not None:
         job.board_renderer = Renderer(pieces_layouts, game.path, min_text_size=profile.min_text_size,
@@ -118,11 +122,17 @@ def _palette_overrides(profile: Profile, game: Game) -> InkSettings:
     return replace(ink, overrides=resolved)
 
 
+def _draws_pieces(profile: Profile) -> bool:
+    """Whether an export for ``profile`` draws the game's boards and tokens (boards.toml): one
+    with products, or a Tabletop Simulator table."""
+    return bool(profile.products) or profile.output == "tts"
+
+
 def _has_products(target: str, game: Game) -> bool:
-    """Whether ``target``'s profile lists products (False when it cannot be read: the export
-    reports why)."""
+    """Whether ``target``'s export draws boards and tokens (:func:`_draws_pieces`; False when
+    its profile cannot be read: the export reports why)."""
     try:
-        return bool(load_profile(target, game).products)
+        return _draws_pieces(load_profile(target, game))
     except ProfileError:
         return False
 

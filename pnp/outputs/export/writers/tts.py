@@ -3,7 +3,6 @@ hidden-card image), the back image and a saved object (JSON) per deck."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import math
@@ -16,6 +15,8 @@ from ..manifest import Entry
 from ..pages import CardPage, card_id, card_ids, deck_trim, distinct, nickname, size_text
 from ..preflight import safe_zone_many
 from ..profiles import Profile
+from ..tts_objects import guid as _guid, tts_object as _tts_object
+from ..tts_table import _url as _tts_url, write_table
 from ....render.raster import rasterise_all
 
 
@@ -42,31 +43,17 @@ def _tts_grid(n: int, profile: Profile) -> tuple[int, int]:
     return cols, rows
 
 
-def _guid(*parts: str) -> str:
-    return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
-
-
-_TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-              "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
-
-
-def _tts_object(name: str, nickname: str, guid: str) -> dict:
-    return {"GUID": guid, "Name": name, "Transform": dict(_TRANSFORM), "Nickname": nickname,
-            "Description": "", "GMNotes": "", "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
-            "Locked": False, "Grid": True, "Snap": True, "IgnoreFoW": False, "MeasureMovement": False,
-            "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
-            "GridProjection": False, "HideWhenFaceDown": True, "Hands": True, "SidewaysCard": False,
-            "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
-
-
 def write(job: ExportJob, decks, workers: int) -> None:
     """Per deck: face sheets ``{game}-{deck}-faces-N.png``, the back ``{game}-{deck}-back.png``
     (or back sheets ``{game}-{deck}-backs-N.png`` when the deck's cards have different backs)
-    and the saved object ``{game}-{deck}.json``."""
+    and the saved object ``{game}-{deck}.json``; then the whole table, every deck with the
+    game's boards, tokens, dice and setup notecard, as ``{game}.json``
+    (:func:`pnp.outputs.export.tts_table.write_table`)."""
     from PIL import Image
 
     p = job.profile
     per_sheet = p.columns * p.rows - 1
+    states = []
     for comp, deck in decks:
         trim, _ = deck_trim(comp, p)
         cw, ch = tts_card_pixels(trim, p)
@@ -120,9 +107,11 @@ def write(job: ExportJob, decks, workers: int) -> None:
             custom[str(s + 1)] = {"FaceURL": _tts_url(job, face_name), "BackURL": _tts_url(job, back_url),
                                   "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
                                   "UniqueBack": unique_back, "Type": 0}
-        data = _tts_json(job, comp, deck, slot_ids, custom)
+        state, data = _tts_json(job, comp, deck, slot_ids, custom)
         name = job.claim(job.name("{game}-{deck}.json", deck=comp.id), data)
         job.entries.append(Entry(name, "object", comp.id, ";".join(card_ids(deck)), len(deck), size=size))
+        states.append((state, trim))
+    write_table(job, states, workers)
 
 
 def _png(image) -> bytes:
@@ -131,18 +120,11 @@ def _png(image) -> bytes:
     return out.getvalue()
 
 
-def _tts_url(job: ExportJob, name: str) -> str:
-    if job.profile.url_prefix:
-        return job.profile.url_prefix + name
-    if job.profile.image_url == "name":
-        return name
-    return (job.folder / name).resolve().as_uri()
-
-
 def _tts_json(job: ExportJob, comp: Component, deck: list[CardInstance], card_ids: dict[int, int],
-              custom: dict[str, dict]) -> bytes:
+              custom: dict[str, dict]) -> tuple[dict, bytes]:
     """The saved object: one DeckCustom holding one Card per copy (a lone card when the deck
-    has one card, since a Tabletop Simulator deck holds at least two)."""
+    has one card, since a Tabletop Simulator deck holds at least two): (that state, the
+    file's bytes)."""
     cards = []
     for i, card in enumerate(deck):
         cid = card_ids[id(card)]
@@ -162,4 +144,4 @@ def _tts_json(job: ExportJob, comp: Component, deck: list[CardInstance], card_id
     saved = {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
              "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
              "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
-    return (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return state, (json.dumps(saved, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

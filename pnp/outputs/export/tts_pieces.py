@@ -1,0 +1,162 @@
+"""The images of a Tabletop Simulator table besides its card sheets: each board whole (not its
+print tiles), each distinct token cut to its shape (transparent outside a circle or hexagon),
+and each die's faces laid out on the die's template.
+
+Every piece is drawn once on a PDF page of its trim (no bleed: the whole image shows in the
+game) by the board designs' renderer, then rasterised at the profile's ``dpi``, lowered so the
+longer side stays within ``max_sheet_width`` x ``max_sheet_height`` (Tabletop Simulator's
+images stay within 4096 px, as its deck sheets do).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.errors import Location
+from ...core.findings import Finding
+from ...core.units import Size
+from ...model.game import Game
+from ...model.pieces import DieNet, Piece, TokenPiece
+from ...render.canvas import new_canvas
+from ...render.renderer import Renderer
+from ..dice import draw_face_value
+from .profiles import Profile
+from .tts_objects import DICE_TYPES
+
+D6_TEMPLATE = {1: (1, 0), 2: (0, 1), 3: (1, 1), 5: (2, 1), 4: (3, 1), 6: (1, 2)}
+"""Where each face of a six-sided die goes on its image: face -> (column, row) of a 4 x 3 grid
+of square cells, the cube unfolded as a cross (1 on top, 2 3 5 4 around, 6 below: opposite
+faces sum to 7). The template files Tabletop Simulator ships (Steam/steamapps/common/Tabletop
+Simulator/Modding/Dice Templates, named on https://kb.tabletopsimulator.com/custom-content/asset-creation/)
+are not published on the web; this cross is not checked against them (docs/export.md says so)."""
+
+D6_GRID = (4, 3)
+"""Columns and rows of :data:`D6_TEMPLATE`."""
+
+DIE_FACE_PX = 256
+"""Pixels across one face cell of a die image (a 4 x 3 cross is 1024 x 768 px)."""
+
+
+@dataclass
+class Drawn:
+    """One piece drawn: its PDF page, its pixel size and what the image is for."""
+
+    pdf: bytes
+    px: tuple[int, int]
+    kind: str
+    shape: str = "square"
+
+
+def image_px(size: Size, profile: Profile) -> tuple[int, int]:
+    """Pixels of a piece of ``size`` (pt): the profile's dpi, lowered so that neither side
+    passes max_sheet_width / max_sheet_height."""
+    dpi = min(profile.dpi, profile.max_sheet_width * 72.0 / size.width, profile.max_sheet_height * 72.0 / size.height)
+    return max(1, round(size.width * dpi / 72.0)), max(1, round(size.height * dpi / 72.0))
+
+
+def _page(size: Size, title: str, profile: Profile, draw) -> bytes:
+    buf = io.BytesIO()
+    c = new_canvas(buf, size, title, f"{profile.title} table image", duplex=None, image_dpi=profile.image_dpi)
+    draw(c)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def draw_board(renderer: Renderer, piece: Piece, size: Size, title: str, profile: Profile) -> Drawn:
+    """The whole board ``size`` pt, trim only."""
+    return Drawn(_page(size, title, profile,
+                       lambda c: renderer.draw(c, piece, (0, 0, size.width, size.height), (0, 0, 0, 0))),
+                 image_px(size, profile), "board")
+
+
+def draw_token(renderer: Renderer, tp: TokenPiece, title: str, profile: Profile) -> Drawn:
+    """A token's face on its trim box (a standee: its front panel, standing)."""
+    size = Size(tp.width, tp.height)
+
+    def draw(c):
+        renderer.round_piece = tp.shape in ("circle", "hexagon")
+        renderer.draw(c, tp.face, (0, 0, size.width, size.height), (0, 0, 0, 0))
+        renderer.round_piece = False
+
+    return Drawn(_page(size, title, profile, draw), image_px(size, profile), "token", tp.shape)
+
+
+def draw_die_faces(renderer: Renderer, net: DieNet, title: str, profile: Profile) -> list[Drawn]:
+    """One page per face of ``net``, in face order: its layout (seeing ``face``) and its value
+    (pips for 1-6 unless ``pips`` is off), as the printed net draws them."""
+    s = net.size
+    out = []
+    for value in net.faces:
+        def draw(c, value=value):
+            if net.layout:
+                ctx = dict(net.context, face=value)
+                renderer.draw(c, Piece(net.layout, ctx, net.component, side=f"face {value}"), (0, 0, s, s),
+                              (0, 0, 0, 0))
+            else:
+                c.setFillColorRGB(1, 1, 1)
+                c.rect(0, 0, s, s, stroke=0, fill=1)
+            draw_face_value(c, value, (0, 0, s, s), net.pips)
+        out.append(Drawn(_page(Size(s, s), title, profile, draw), (DIE_FACE_PX, DIE_FACE_PX), "die"))
+    return out
+
+
+def cut_to_shape(image, shape: str):
+    """``image`` (RGB) as RGBA, transparent outside its ``shape``: a circle touching its box, a
+    pointy-top hexagon touching its box, or (square, standee) the whole box."""
+    from PIL import Image, ImageDraw
+
+    rgba = image.convert("RGBA")
+    if shape not in ("circle", "hexagon"):
+        return rgba
+    w, h = rgba.size
+    scale = 4  # drawn 4x and reduced: smooth edges, the same bytes every time
+    mask = Image.new("L", (w * scale, h * scale), 0)
+    draw = ImageDraw.Draw(mask)
+    if shape == "circle":
+        draw.ellipse((0, 0, w * scale - 1, h * scale - 1), fill=255)
+    else:
+        cx, cy, r = w * scale / 2, h * scale / 2, h * scale / 2
+        draw.polygon([(cx + r * math.cos(math.radians(90 + 60 * k)), cy + r * math.sin(math.radians(90 + 60 * k)))
+                      for k in range(6)], fill=255)
+    rgba.putalpha(mask.resize((w, h), Image.LANCZOS))
+    return rgba
+
+
+def die_template(faces: list[Any], images: list) -> Any:
+    """The six face images (each DIE_FACE_PX square) placed on :data:`D6_TEMPLATE`: the die's
+    image, D6_GRID cells, unused cells white."""
+    from PIL import Image
+
+    cols, rows = D6_GRID
+    sheet = Image.new("RGB", (cols * DIE_FACE_PX, rows * DIE_FACE_PX), (255, 255, 255))
+    for slot, image in zip(sorted(D6_TEMPLATE), images):
+        col, row = D6_TEMPLATE[slot]
+        sheet.paste(image, (col * DIE_FACE_PX, row * DIE_FACE_PX))
+    return sheet
+
+
+def dice_findings(game: Game) -> list[Finding]:
+    """An ``export.tts-die`` error for each die component Tabletop Simulator's custom dice or
+    pnp cannot make: a face count with no custom die type (not 4, 6, 8, 10, 12 or 20), or one
+    whose template pnp does not lay out yet (all but 6), at the component's ``faces`` key."""
+    out = []
+    for comp in game:
+        if comp.kind != "die" or comp.copies == 0:
+            continue
+        faces = comp.options.get("faces", [1, 2, 3, 4, 5, 6])
+        n = len(faces) if isinstance(faces, list) else 0
+        if n == 6:
+            continue
+        where = Location(f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.faces")
+        if n in DICE_TYPES:
+            message = f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator die template"
+            hint = "give the die six faces, or leave it out of the Tabletop Simulator table"
+        else:
+            message = f"die {comp.name!r} has {n} faces, and Tabletop Simulator has no custom die with {n} faces"
+            hint = "Tabletop Simulator's custom dice have 4, 6, 8, 10, 12 or 20 faces; pnp makes six-sided ones"
+        out.append(Finding.at("error", "export.tts-die", where, message, hint=hint, component=comp.id))
+    return out

@@ -1,0 +1,195 @@
+"""The whole Tabletop Simulator table (``{game}.json``) of every bundled game, loaded and checked
+against the game's composition as ``pnp check`` counts it (Component.pieces): each deck's cards,
+each board, each token with its copies, each die; the images beside it exist at their declared
+pixel sizes; each board's scale is its width in inches; nothing overlaps on the table."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image
+
+from conftest import FIXTURES
+from pnp.core.units import parse_size, to_mm
+from pnp.design.layouts import game_layouts
+from pnp.model.games import find_game, source_of
+from pnp.model.load import load_game
+from pnp.model.pieces import token_pieces
+from pnp.outputs.export import export_game, render_export
+from pnp.outputs.export.tts_objects import GAP, UNIT_MM, UNITS_AT_SCALE_1
+from pnp.outputs.export.tts_pieces import D6_GRID, DIE_FACE_PX
+from pnp.outputs.export.tts_setup import setup_text
+
+GAMES = ("ars-alchimia", "assemble", "atomic-assembly", "periodic-shed")
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def table(request, tmp_path_factory):
+    """(game, export folder, the loaded {game}.json, manifest.json): one export per game."""
+    source = find_game(request.param)
+    game = load_game(source.path, source.display)
+    out = tmp_path_factory.mktemp("out")
+    result = export_game(game, game_layouts(game, source), "tts", out, jobs=1, source=source)
+    folder = out / "export" / "tts"
+    assert not [f for f in result.findings if f.severity == "error"]
+    doc = json.loads((folder / f"{game.file_stem}.json").read_text(encoding="utf-8"))
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    return game, folder, doc, manifest
+
+
+def _file(url: str) -> Path:
+    return Path(unquote(urlparse(url).path))
+
+
+def _shapes(game) -> dict[str, str]:
+    """Each token's shape by ``component/name``, as the tokens sheets print it."""
+    return {f"{tp.component}/{tp.name}": tp.shape for tp in token_pieces(game)[0]}
+
+
+def _mm(value: str) -> tuple[float, float]:
+    size = parse_size(value)
+    return to_mm(size.width), to_mm(size.height)
+
+
+@pytest.mark.slow
+def test_every_component_is_on_the_table_with_its_count(table):
+    game, folder, doc, _ = table
+    states = doc["ObjectStates"]
+    assert len({s["GUID"] for s in states}) == len(states)
+    decks = {}
+    for s in states:
+        if s["Name"] == "DeckCustom":
+            ids = {c["Description"].split("/")[0] for c in s["ContainedObjects"]}
+            assert len(ids) == 1 and s["DeckIDs"] == [c["CardID"] for c in s["ContainedObjects"]]
+            decks[ids.pop()] = len(s["ContainedObjects"])
+        elif s["Name"] == "Card":
+            decks[s["Description"].split("/")[0]] = 1
+    boards = Counter(s["Description"] for s in states if s["Name"] in ("Custom_Board", "Custom_Tile"))
+    tokens = Counter(s["Description"].split("/")[0] for s in states if s["Name"] == "Custom_Token")
+    dice = Counter(s["Description"] for s in states if s["Name"] == "Custom_Dice")
+    for comp in game:
+        if comp.kind == "deck":
+            assert decks.get(comp.id, 0) == comp.pieces, comp.id
+        elif comp.kind == "board":
+            assert boards[comp.id] == comp.pieces, comp.id
+        elif comp.kind == "tokens":
+            assert tokens[comp.id] == comp.pieces, comp.id
+        elif comp.kind == "die":
+            assert dice[comp.id] == comp.pieces, comp.id
+        sheet = comp.options.get("sheet")
+        if isinstance(sheet, dict):
+            assert boards[f"{comp.id} sheet"] == sheet.get("copies", 1)
+    assert set(decks) == {c.id for c in game if c.kind == "deck" and c.pieces}
+    assert set(tokens) == {c.id for c in game if c.kind == "tokens" and c.pieces}
+    for s in states:
+        if s["Name"] == "Custom_Token":
+            token = s["CustomImage"]["CustomToken"]
+            assert token["Stackable"] is True and token["Thickness"] > 0 and token["MergeDistancePixels"] > 0
+            assert token["StandUp"] is (_shapes(game)[s["Description"]] == "standee")
+        if s["Name"] == "Custom_Dice":
+            assert s["CustomImage"]["CustomDice"]["Type"] == 1  # six faces
+    notes = [s for s in states if s["Name"] == "Notecard"]
+    assert len(notes) == 1
+    for comp in game:
+        if comp.kind in ("deck", "board", "tokens", "die") and comp.pieces:
+            assert f"- {comp.name}: {comp.pieces}\n" in notes[0]["Description"] + "\n"
+
+
+@pytest.mark.slow
+def test_images_exist_at_their_sizes_and_boards_are_to_scale(table):
+    game, folder, doc, manifest = table
+    declared = {f["file"]: (f.get("width_px"), f.get("height_px")) for f in manifest["files"]}
+    for s in doc["ObjectStates"]:
+        urls = [d[k] for d in s.get("CustomDeck", {}).values() for k in ("FaceURL", "BackURL")]
+        urls += [s["CustomImage"]["ImageURL"]] if "CustomImage" in s else []
+        for url in urls:
+            path = _file(url)
+            assert path.parent == folder and path.is_file(), url
+            with Image.open(path) as im:
+                assert im.size == declared[path.name]
+                size, mode = im.size, im.mode
+        if s["Name"] in ("Custom_Board", "Custom_Tile"):
+            comp_id, _, side = s["Description"].partition(" ")
+            comp = game.components[comp_id]
+            w, h = _mm(comp.options["sheet"]["size"] if side == "sheet" else comp.options["size"])
+            t = s["Transform"]
+            assert t["scaleX"] == t["scaleZ"] == pytest.approx(w / UNIT_MM / UNITS_AT_SCALE_1, abs=1e-4)
+            assert size[1] / size[0] == pytest.approx(h / w, abs=1.5 / size[0])
+            assert max(size) <= 4096
+            assert s["Name"] == ("Custom_Board" if max(w, h) >= 300 else "Custom_Tile")
+        if s["Name"] == "Custom_Token":
+            with Image.open(_file(s["CustomImage"]["ImageURL"])) as im:
+                assert mode == "RGBA"
+                corner, centre = im.getpixel((0, 0))[3], im.getpixel((im.width // 2, im.height // 2))[3]
+            assert centre == 255
+            if _shapes(game)[s["Description"]] in ("circle", "hexagon"):
+                assert corner == 0  # transparent outside the round shape
+            else:
+                assert corner == 255
+        if s["Name"] == "Custom_Dice":
+            assert size == (D6_GRID[0] * DIE_FACE_PX, D6_GRID[1] * DIE_FACE_PX)
+
+
+@pytest.mark.slow
+def test_nothing_overlaps_on_the_table(table):
+    game, _, doc, _ = table
+    rects = {}
+    for s in doc["ObjectStates"]:
+        t = s["Transform"]
+        if "CustomImage" in s:
+            with Image.open(_file(s["CustomImage"]["ImageURL"])) as im:
+                aspect = im.height / im.width
+            if s["Name"] == "Custom_Dice":
+                aspect = 1.0
+            w = t["scaleX"] * UNITS_AT_SCALE_1
+            d = w * aspect
+        elif s["Name"] in ("DeckCustom", "Card"):
+            comp = game.components[(s.get("ContainedObjects") or [s])[0]["Description"].split("/")[0]]
+            w, d = (to_mm(v) / UNIT_MM for v in (comp.card_size.width, comp.card_size.height))
+        else:
+            w, d = 6.0, 4.0
+        key = (t["posX"], t["posZ"])
+        rect = (t["posX"] - w / 2, t["posZ"] - d / 2, t["posX"] + w / 2, t["posZ"] + d / 2)
+        if key in rects:  # a stack: copies of one token only, each raised above the last
+            assert s["Name"] == "Custom_Token" and rects[key][1] == s["Description"]
+            assert t["posY"] == pytest.approx(rects[key][2] + s["CustomImage"]["CustomToken"]["Thickness"])
+            rects[key] = (rects[key][0], rects[key][1], t["posY"])
+            continue
+        rects[key] = (rect, s.get("Description"), t["posY"])
+    boxes = [r for r, _, _ in rects.values()]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] + GAP - 1e-3 <= b[0] or b[2] + GAP - 1e-3 <= a[0] or \
+                a[3] + GAP - 1e-3 <= b[1] or b[3] + GAP - 1e-3 <= a[1], (a, b)
+
+
+def test_a_die_tabletop_simulator_cannot_make_is_a_located_finding(tmp_path):
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[components.dice]\nkind = "die"\nname = "Odd die"\ncopies = 1\nfaces = [1, 2, 3, 4, 5, 6, 7]\n')
+    source = source_of(game_dir, "tiny")
+    game = load_game(game_dir, "tiny")
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    found = [f for f in result.findings if f.rule == "export.tts-die"]
+    assert len(found) == 1 and found[0].severity == "error"
+    assert found[0].field == "components.dice.faces" and found[0].file.endswith("game.toml")
+    assert "7 faces" in found[0].message and "4, 6, 8, 10, 12 or 20" in found[0].hint
+    assert not result.outputs  # a dry run writes nothing
+
+
+def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():
+    source = find_game("ars-alchimia")
+    text = setup_text(load_game(source.path, source.display))
+    assert text.startswith("Ars Alchimia: 3-4 players\n\nIn the box:\n- Game board: 1\n- Player boards: 4\n")
+    setup = text.split("Setup (game.toml [rules]):\n")[1].split("\n\n")[0].splitlines()
+    assert "- starting workers: 9" in setup and "- face up orders: C 3, B 2, A 1" in setup
+    three = text.split("With 3 players:\n")[1].split("\n\n")[0].splitlines()
+    assert three[:2] == ["- max workers: 18", "- face up assistants: 2"]
+    assert "- removed factory cards: factory-4" in three
+    assert text.endswith("With 4 players:\n- max workers: 20")
