@@ -2,7 +2,7 @@
 
 Inside `pnp` every length is in PostScript points (pt, 1/72 in). Users write lengths with a unit
 (``63.5mm``, ``2.5in``, ``9pt``, ``0.3cm``); this module is the one place that converts.
-Figures for card and paper sizes come from print-specs.md §0 and §1 (sources named there).
+Figures for card and paper sizes come from docs/print-specs.md §0 and §1 (sources named there).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _in_size(w: float, h: float) -> Size:
 
 
 CARD_SIZES: dict[str, Size] = {
-    # print-specs.md §1. "poker" is the US size; "eu-poker" the 63 x 88 mm TCG size. Never one
+    # docs/print-specs.md §1. "poker" is the US size; "eu-poker" the 63 x 88 mm TCG size. Never one
     # rounded to the other.
     "poker": _in_size(2.5, 3.5),  # 63.5 x 88.9 mm (Squib, protograf, TGC)
     "eu-poker": _mm_size(63, 88),  # MPC, Squib A4 sprues, MB Print
@@ -91,7 +91,7 @@ CARD_SIZES: dict[str, Size] = {
 }
 
 PAPER_SIZES: dict[str, Size] = {
-    # print-specs.md §0
+    # docs/print-specs.md §0
     "letter": _in_size(8.5, 11),  # 612 x 792 pt
     "a4": _mm_size(210, 297),  # 595.276 x 841.890 pt
     "a5": _mm_size(148, 210),

@@ -117,10 +117,10 @@ class LayoutSet:
     icons: dict[str, Icon]
     colors: dict[str, str]
     safe_zone: float = 9.0
-    """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, print-specs.md §2)."""
+    """Inset of ``area = "safe"`` from the trim, in pt (default 1/8 in, docs/print-specs.md §2)."""
     bleed: float = 9.0
     """How far ``area = "bleed"`` runs past the trim on every side, in pt (default 1/8 in, the
-    largest bleed print shops ask for, print-specs.md §2). Bleed art is placed against this
+    largest bleed print shops ask for, docs/print-specs.md §2). Bleed art is placed against this
     rectangle wherever the piece is drawn and clipped to the bleed the sheet or file has room
     for, so every copy shows the same part of the art."""
     low_ink: str = "lighten"

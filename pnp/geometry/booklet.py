@@ -2,11 +2,11 @@
 
 A saddle-stitched booklet is a stack of sheets folded once in the middle and stapled on the
 fold. Each sheet carries four pages, two on each side, so the page count is padded to a
-multiple of 4 (print-specs.md §4 "Page count"). The padding blanks go at the end, after the
+multiple of 4 (docs/print-specs.md §4 "Page count"). The padding blanks go at the end, after the
 last page of text (as the imposition tools cited there add them), so no section is split by them; a book with a back cover (its last pages,
 ``back``) gets them just before it instead, so the back cover stays on the outside.
 
-For ``n4`` padded pages, sheet ``i`` (0-based) carries, left then right (print-specs.md §4
+For ``n4`` padded pages, sheet ``i`` (0-based) carries, left then right (docs/print-specs.md §4
 "Imposition (home 2-up)"):
 
 - front: pages ``n4 - 2i`` and ``2i + 1``
@@ -15,7 +15,7 @@ For ``n4`` padded pages, sheet ``i`` (0-based) carries, left then right (print-s
 so every side-by-side pair sums to ``n4 + 1``. The back is printed upright with a duplex
 **short-edge** flip (the sheet turns over left to right), which is why the PDF asks for
 ``DuplexFlipShortEdge``. Sheets are landscape: A5 pages go 2-up on A4, half-letter pages on
-Letter (print-specs.md §4 "Sheet sizes"). Each page is placed against the fold line (the
+Letter (docs/print-specs.md §4 "Sheet sizes"). Each page is placed against the fold line (the
 sheet's vertical centre line), so the fold is exact even where the page is a little narrower
 than half the sheet (A5 is 148 mm wide, half of A4 is 148.5 mm).
 
@@ -31,11 +31,11 @@ from ..core.errors import BuildError
 from ..core.units import PAPER_SIZES, Size
 
 BOOKLET_PAGES = {"a4": "a5", "letter": "half-letter", "a3": "a4", "tabloid": "letter"}
-"""Sheet paper -> the page size of a booklet folded from it (half the sheet, print-specs.md §4)."""
+"""Sheet paper -> the page size of a booklet folded from it (half the sheet, docs/print-specs.md §4)."""
 
 
 def padded_count(n: int) -> int:
-    """``n`` pages padded up to a multiple of 4 (print-specs.md §4). Raises ValueError for n < 1."""
+    """``n`` pages padded up to a multiple of 4 (docs/print-specs.md §4). Raises ValueError for n < 1."""
     if n < 1:
         raise ValueError(f"a booklet needs at least one page, not {n}")
     return 4 * ((n + 3) // 4)
@@ -71,7 +71,7 @@ class Side:
 def booklet_sides(n: int, back: int = 0) -> list[Side]:
     """The printed sides of a booklet of ``n`` pages whose last ``back`` pages are its back
     cover (0: none), in printing order (sheet 0 front, sheet 0 back, sheet 1 front, ...).
-    Positions follow print-specs.md §4: front ``(n4 - 2i, 2i + 1)``, back
+    Positions follow docs/print-specs.md §4: front ``(n4 - 2i, 2i + 1)``, back
     ``(2i + 2, n4 - 2i - 1)``, mapped through :func:`reading_order`.
 
     Example, 8 pages: [8, 1] / [2, 7], [6, 3] / [4, 5].

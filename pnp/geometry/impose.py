@@ -2,7 +2,7 @@
 
 Every position is computed from absolute coordinates (origin + index x pitch), never by adding
 increments. All lengths are in points with the PDF's bottom-left origin; rows count from the top
-of the sheet. Defaults follow print-specs.md §8 and design.md: a 5 mm ink-free margin, cards
+of the sheet. Defaults follow docs/print-specs.md §8 and README.md "Printing the card sheets": a 5 mm ink-free margin, cards
 butted edge to edge (one cut serves two cards) and centred, crop marks outside the card grid
 only, 1/8 in bleed where the space allows.
 
@@ -23,9 +23,9 @@ from ..core.errors import BuildError
 from ..core.units import MM, Size, to_mm
 
 DEFAULT_MARGIN = 5 * MM
-"""Ink-free margin at every paper edge (design.md, print-specs.md §8 check 11)."""
+"""Ink-free margin at every paper edge (README.md "Printing the card sheets", docs/print-specs.md §8 check 11)."""
 DEFAULT_BLEED = 9.0
-"""1/8 in (3.175 mm) of art past the trim, the US print norm (print-specs.md §2)."""
+"""1/8 in (3.175 mm) of art past the trim, the US print norm (docs/print-specs.md §2)."""
 MARK_GAP = 0.5 * MM
 """Distance between a crop mark's inner end and the bleed it points at (none without bleed)."""
 MARK_PREF = 3 * MM
@@ -33,7 +33,7 @@ MARK_PREF = 3 * MM
 MARK_MIN = 0.5 * MM
 """Shortest crop mark drawn; a side with less room than this has none."""
 MARK_WIDTH = 0.5
-"""Crop mark stroke width in pt (0.18 mm; print-specs.md §8 check 12 allows 0.425-1 pt)."""
+"""Crop mark stroke width in pt (0.18 mm; docs/print-specs.md §8 check 12 allows 0.425-1 pt)."""
 
 FLIPS = ("long", "short")
 
@@ -107,7 +107,7 @@ class Grid:
     def back_slot(self, row: int, col: int, flip: str) -> tuple[int, int]:
         """Where the back of the card at (row, col) goes on the following back sheet.
 
-        Long-edge flip mirrors the columns; short-edge flip mirrors the rows (print-specs.md §8
+        Long-edge flip mirrors the columns; short-edge flip mirrors the rows (docs/print-specs.md §8
         checks 13 and 14).
         """
         if flip == "long":
@@ -249,7 +249,7 @@ def _room(boxes: list[tuple[float, float, float, float]], paper: Size, margin: f
 def mirror(paper: Size, x: float, y: float, flip: str) -> tuple[float, float]:
     """Where a point (x, y) of a front sheet lands on its back sheet after a duplex flip: the
     long-edge flip mirrors x about the sheet's vertical centre line, the short-edge flip mirrors
-    y about its horizontal one (print-specs.md §8 checks 13 and 14)."""
+    y about its horizontal one (docs/print-specs.md §8 checks 13 and 14)."""
     return (paper.width - x, y) if flip == "long" else (x, paper.height - y)
 
 
@@ -333,7 +333,7 @@ def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
 class FoldGrid:
     """Gutter-fold imposition: fronts above a horizontal fold at the sheet's centre, backs below
     it, each back directly under its front's mirror position and turned 180°, so a sheet folded
-    on the line and glued puts every back behind its face (print-specs.md §8 check 18).
+    on the line and glued puts every back behind its face (docs/print-specs.md §8 check 18).
 
     ``fold_bleed`` is the bleed towards the fold, ``edge_bleed`` towards the paper edge; every
     bleed edge stays ``fold_clearance`` from the fold.

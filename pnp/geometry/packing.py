@@ -149,7 +149,7 @@ def _groups(pieces: list[Any]) -> list[list[Any]]:
 def back_insets(opts: Any) -> tuple[float, float, float, float]:
     """How much further than the margin, in pt, the fronts of double-sided pieces keep from the
     (left, bottom, right, top) paper edges, so that their backs, mirrored by the flip and moved
-    by ``opts.back_offset``, stay inside the margin as well (print-specs.md §8 checks 11 and 15).
+    by ``opts.back_offset``, stay inside the margin as well (docs/print-specs.md §8 checks 11 and 15).
 
     Long-edge flip mirrors x, so a back moved right needs room on the fronts' left; short-edge
     flip and gutter fold mirror y, so a back moved up needs room below the fronts."""
@@ -222,7 +222,7 @@ def pack(pieces: list[Any], paper: Size, opts: Any, names: dict[str, str]) -> li
 def back_position(paper: Size, x: float, y: float, opts: Any) -> tuple[float, float, bool]:
     """Where the back of a piece centred at (x, y) goes, and whether it is turned 180°: long-edge
     flip mirrors x, short-edge flip mirrors y and turns it, gutter fold mirrors y about the fold
-    and turns it; the back offset is added (print-specs.md §8 checks 13-15, 18). ``opts`` are
+    and turns it; the back offset is added (docs/print-specs.md §8 checks 13-15, 18). ``opts`` are
     the sheet options (``flip``, ``gutter_fold``, ``back_offset`` in pt)."""
     ox, oy = opts.back_offset
     flip = "short" if opts.gutter_fold else opts.flip

@@ -3,7 +3,7 @@
 A board (a game board, a player board, a reference sheet) is printed on one sheet when its trim
 fits inside the printable area (the paper less its ink-free margin); otherwise it is **tiled**:
 printed in pieces on several sheets that overlap by a configurable amount (default 10 mm,
-print-specs.md §3 "Tiling a board": 0.5 in "or more"), glued together along the overlaps.
+docs/print-specs.md §3 "Tiling a board": 0.5 in "or more"), glued together along the overlaps.
 
 Coordinates:
 
@@ -16,7 +16,7 @@ increments. Tiles are named like map squares: a letter for the row (A is the top
 number for the column (1 is the left column): A1, A2, ..., B1, ...
 
 Each overlap between two neighbouring tiles (a **band**) carries alignment marks at identical
-board coordinates on both tiles (print-specs.md §8 check 19): on the band's centre line, where
+board coordinates on both tiles (docs/print-specs.md §8 check 19): on the band's centre line, where
 the right or lower tile is trimmed, but outside the printed windows, in the guide strips at
 both ends of the band. Every point of a band inside the board is printed on the finished board
 by one of its two tiles (the upper tile up to the centre line, the trimmed lower one after it),
@@ -36,7 +36,7 @@ from .impose import MARK_GAP, MARK_MIN
 from ..core.units import MM, Size, to_mm
 
 DEFAULT_OVERLAP = 10 * MM
-"""Overlap between neighbouring tiles (print-specs.md §3: 0.5 in "or more"; §8 check 19)."""
+"""Overlap between neighbouring tiles (docs/print-specs.md §3: 0.5 in "or more"; §8 check 19)."""
 TILE_GUIDE = 5 * MM
 """Strip between a tile's printed window and the ink-free margin: the tile label and cut ticks."""
 MIN_OVERLAP = 2 * MM
@@ -202,7 +202,7 @@ class BoardPlan:
         below a vertical band, left and right of a horizontal one.
 
         A mark belongs to both tiles of its band and is printed on both at the same board
-        coordinates (print-specs.md §8 check 19): the two tiles of a band share its ends' guide
+        coordinates (docs/print-specs.md §8 check 19): the two tiles of a band share its ends' guide
         strips, since all windows sit at one place on the sheet. Trimming the right (lower)
         tile on the centre line cuts its marks in half; laid on its neighbour, the halves meet.
         No mark is printed inside a window, so none is left on the finished board.

@@ -11,7 +11,7 @@ and the token sheets, standees and dice drawn beside them (:mod:`pnp.outputs.tok
   and an assembly map page (docs/boards.md).
 - ``<game>-tokens.pdf``: token sheets, standees and die nets.
 
-Both start with a cover page carrying the scale check (print-specs.md §8 check 17). Every mark,
+Both start with a cover page carrying the scale check (docs/print-specs.md §8 check 17). Every mark,
 label and piece stays inside the ink-free margin (§8 checks 11 and 19). What a board's layout
 sees is described in :func:`pnp.model.context.board_context`.
 """

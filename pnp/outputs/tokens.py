@@ -4,7 +4,7 @@ the shape and a thin cut guide on the trim outline; die nets follow (:mod:`pnp.o
 
 The pieces and their shapes and sizes come from :func:`pnp.model.pieces.token_pieces`. A
 component with ``back`` or ``back_column`` prints double-sided: its sheet is followed by a back
-sheet placed by the same duplex rules as cards (print-specs.md §8 checks 13-15): long-edge flip
+sheet placed by the same duplex rules as cards (docs/print-specs.md §8 checks 13-15): long-edge flip
 mirrors each position about the sheet's vertical centre line, short-edge flip about the
 horizontal one with the back turned 180°, and ``back_offset`` moves every back. With
 ``gutter_fold`` the fronts fill the upper half and their backs the lower half, mirrored about the

@@ -13,7 +13,7 @@ SHA-256 digests (:class:`ArtDigests`): editing an art file changes the key of ev
 drew it, and only theirs.
 
 Every image is the piece's trim with the layouts' full bleed on every side (``LayoutSet.bleed``,
-1/8 in by default, print-specs.md §2), at :data:`PREVIEW_DPI`.
+1/8 in by default, docs/print-specs.md §2), at :data:`PREVIEW_DPI`.
 """
 
 from __future__ import annotations

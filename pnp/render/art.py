@@ -24,7 +24,7 @@ from .svg import SvgFonts
 DEFAULT_MAX_PIXELS = 89_478_485
 """Pillow's own default limit (about 0.25 GB of 24-bit pixels)."""
 PRINT_DPI = 300
-"""The resolution print art needs at its placed size (print-specs.md §2: The Game Crafter,
+"""The resolution print art needs at its placed size (docs/print-specs.md §2: The Game Crafter,
 DriveThruCards, MB Print and MeinSpiel all ask for 300 dpi); below it is a finding, and print
 files embed art at it by default."""
 SCREEN_DPI = 150

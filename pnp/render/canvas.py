@@ -24,7 +24,7 @@ def viewer_preferences(duplex: str) -> dict[str, str]:
     """The ``/ViewerPreferences`` of a PDF printed at home: ``PrintScaling`` None (the print
     dialog offers 100 %, never "fit to page", which would shrink an A4 page on Letter to 94 %)
     and ``Duplex``, the flip its double-sided pages need (``Simplex``, ``DuplexFlipLongEdge``
-    or ``DuplexFlipShortEdge``; print-specs.md §6 setViewerPreference, §8 check 16)."""
+    or ``DuplexFlipShortEdge``; docs/print-specs.md §6 setViewerPreference, §8 check 16)."""
     return {"PrintScaling": "None", "Duplex": duplex}
 
 
@@ -39,7 +39,7 @@ def pdf_date() -> str:
     date reportlab's invariant mode writes, 2000-01-01 00:00 UTC (``D:20000101000000+00'00'``),
     or the time ``SOURCE_DATE_EPOCH`` gives (seconds since 1970, the reproducible-builds
     convention), read by reportlab's own TimeStamp so that files reportlab writes and files
-    assembled otherwise (the imposed booklet) carry the same date (print-specs.md §6
+    assembled otherwise (the imposed booklet) carry the same date (docs/print-specs.md §6
     Determinism). Never the clock: same input, same bytes."""
     from reportlab.lib.utils import TimeStamp
 
@@ -57,7 +57,7 @@ def new_canvas(target, page: Size, title: str = "", subject: str = "", duplex: s
     ``image_dpi`` (px/in at its placed size; None keeps every picture as it is).
 
     ``duplex``: the Duplex viewer preference of a home-printed file (with PrintScaling None:
-    :func:`viewer_preferences`, print-specs.md §8 checks 8 and 16); None for a print-shop file,
+    :func:`viewer_preferences`, docs/print-specs.md §8 checks 8 and 16); None for a print-shop file,
     which has none.
     ``converter``: an :class:`pnp.render.color.InkConverter` makes a CMYK canvas
     (:class:`pnp.render.color.PrintCanvas`); a converter with a ``make_canvas`` makes its own
@@ -130,7 +130,7 @@ def draw_cut_lines(c, rects) -> None:
 
 def draw_scale_check(c, x: float, y: float) -> None:
     """The scale check at (x, y): a 50 mm bar and a 1 in square with their labels
-    (print-specs.md §8 check 17). Drawn as filled rectangles of exact size."""
+    (docs/print-specs.md §8 check 17). Drawn as filled rectangles of exact size."""
     c.saveState()
     c.setFillColorRGB(0, 0, 0)
     c.rect(x, y, 50 * MM, 3 * MM, stroke=0, fill=1)
@@ -141,7 +141,7 @@ def draw_scale_check(c, x: float, y: float) -> None:
 
 
 def draw_cover(c, paper: Size, margin: float, title: str, lines: list[str], contents: list[str]) -> None:
-    """A cover page: the title, how to print, the scale check (print-specs.md §8 check 17) and
+    """A cover page: the title, how to print, the scale check (docs/print-specs.md §8 check 17) and
     a list of what the file holds."""
     h = paper.height
     m = margin + 5 * MM

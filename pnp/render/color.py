@@ -14,7 +14,7 @@ A game defines its colours once, as ``#RRGGBB`` in ``[colors]`` of game.toml. An
   per colour (``cmyk`` in the profile or in ``[targets.NAME]``).
 - **Black.** Text and strokes in pure black are 100 % K. A black *fill* at least
   ``rich_black_min_size`` on both sides is painted in the profile's rich black (DriveThruCards:
-  C60 M40 Y40 K100, print-specs.md §2 and §8 check 23); smaller black fills stay 100 % K, so
+  C60 M40 Y40 K100, docs/print-specs.md §2 and §8 check 23); smaller black fills stay 100 % K, so
   thin rules and small icons cannot misregister.
 - **Art.** Colours that do not come from the game's palette (SVG art, raster art) are RGB.
   With ``art = "convert"`` they are converted the same way and a finding names the piece and
@@ -23,7 +23,7 @@ A game defines its colours once, as ``#RRGGBB`` in ``[colors]`` of game.toml. An
   (shadings), raster art and the pictures inside an SVG.
 
 All ink values here are fractions (1.0 = 100 %); profiles write percentages. Total ink limits
-come from print-specs.md §2 (DriveThruCards 240 %, MeinSpiel 300 %).
+come from docs/print-specs.md §2 (DriveThruCards 240 %, MeinSpiel 300 %).
 """
 
 from __future__ import annotations

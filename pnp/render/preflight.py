@@ -74,7 +74,7 @@ def text_overflow(where: Location | str, min_size: float, text: str, piece: str 
 def small_text(where: Location | str, what: str, size: float, minimum: float, hint: str, piece: str = "") -> Finding:
     """``preflight.small-text``: ``what`` (a text box's text, an icon's label) prints at
     ``size`` pt, below ``minimum`` pt (6 pt: the smallest type print shops take, MeinSpiel,
-    print-specs.md §8)."""
+    docs/print-specs.md §8)."""
     return _finding("warning", "preflight.small-text", where,
                     f"{what} prints at {size:.1f} pt, below {minimum:g} pt, too small to read or print cleanly",
                     hint, piece)
@@ -104,7 +104,7 @@ def svg_unsupported(where: Location | str, art: str, problem: str, piece: str = 
 def low_resolution(where: Location | str, art: str, dpi: float, min_dpi: int, hint: str, *, here: bool = True,
                    piece: str = "") -> Finding:
     """``preflight.low-resolution``: raster ``art`` placed at ``dpi``, below ``min_dpi``
-    (300, print-specs.md §2)."""
+    (300, docs/print-specs.md §2)."""
     return _finding("warning", "preflight.low-resolution", where,
                     f"{art} prints at {dpi:.0f} dpi{' here' if here else ''}, below {min_dpi} dpi", hint, piece)
 

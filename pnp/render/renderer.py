@@ -51,7 +51,7 @@ class Renderer:
         paint with; ``role`` is ``text`` for glyphs and ``fill``/``stroke`` for shapes. The
         default paints the RGB colour as given; a CMYK print profile passes its own.
         ``max_image_pixels`` refuses larger art (None lifts it); art placed below ``min_dpi``
-        (300, the print norm of print-specs.md §2) is a preflight finding. ``game_display`` is
+        (300, the print norm of docs/print-specs.md §2) is a preflight finding. ``game_display`` is
         how messages name the game folder (``card_data/<id>``; default its folder name).
         ``facts`` (:func:`pnp.model.facts.game_facts`) are the numbers of the data that text
         drawn must not contradict. ``draft``: missing art prints a placeholder and is a warning

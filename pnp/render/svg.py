@@ -5,7 +5,7 @@ to themselves they put an unembedded standard-14 font into every page that shows
 renderer's first step sets the Drawing's initial text state (``fontName`` Helvetica, 10 pt, from
 reportlab's ``STATE_DEFAULTS``), which writes ``BT /F1 10 Tf 12 TL ET`` before every drawing
 whether or not it has any text, and svglib maps ``<text>`` fonts to Helvetica, Times and
-Courier. print-specs.md §6 and §8 check 6: every font of a print file must be embedded.
+Courier. docs/print-specs.md §6 and §8 check 6: every font of a print file must be embedded.
 
 So here:
 

@@ -1,4 +1,4 @@
-"""Boards and board tiling, measured in the real PDF (print-specs.md §8 check 19).
+"""Boards and board tiling, measured in the real PDF (docs/print-specs.md §8 check 19).
 
 The test game draws a 1 x 1 mm reference marker (#010203) at board (20 mm, 30 mm) and a
 2 x 2 mm marker (#040506) at each position of its spots table. pdfplumber reports every drawn

@@ -1,4 +1,4 @@
-"""Home print-and-play sheets, measured in the real PDF (print-specs.md §8)."""
+"""Home print-and-play sheets, measured in the real PDF (docs/print-specs.md §8)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_crop_marks_lie_outside_every_trim_and_on_the_cut_lines(nine, tmp_path):
     cut_y = {round(c.y, 2) for c in cards} | {round(c.y + POKER.height, 2) for c in cards}
     for line in lines:
         assert line["linewidth"] == pytest.approx(MARK_WIDTH)
-        assert 0.425 <= line["linewidth"] <= 1.0  # print-specs.md §8 check 12
+        assert 0.425 <= line["linewidth"] <= 1.0  # docs/print-specs.md §8 check 12
         x0, x1 = line["x0"], line["x1"]
         y0, y1 = page.height - line["bottom"], page.height - line["top"]
         for c in cards:  # no mark segment enters a trim's interior

@@ -1,5 +1,5 @@
 """Print-shop and Tabletop Simulator exports, measured in the files they write
-(print-specs.md §1, §2 and §8: pixel sizes, page boxes, page order, colour operators, ink)."""
+(docs/print-specs.md §1, §2 and §8: pixel sizes, page boxes, page order, colour operators, ink)."""
 
 from __future__ import annotations
 

@@ -3,11 +3,11 @@
 bundled games and the SVG test game (tests/fixtures/svgart: SVG art with <text> in fonts pnp
 does not have, a linear and a radial gradient, a picture inside an SVG).
 
-- No page of any of them uses a font that is not embedded (print-specs.md §8 check 6), counting
+- No page of any of them uses a font that is not embedded (docs/print-specs.md §8 check 6), counting
   the fonts of form XObjects (cards on sheets, booklet pages), patterns, soft masks and Type 3
   glyphs, recursively; a Type 3 font counts as embedded only when it has glyph procedures and
   every font they use is embedded (see tests/pdfwalk.py).
-- No CMYK export (dtc, eu) holds RGB anywhere (print-specs.md §8 check 23): no rg/RG, no
+- No CMYK export (dtc, eu) holds RGB anywhere (docs/print-specs.md §8 check 23): no rg/RG, no
   sc/scn in an RGB space, no DeviceRGB, CalRGB or three-channel ICC space, no RGB image, inline
   image, shading or transparency group, inside XObjects too.
 """

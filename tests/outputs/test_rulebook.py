@@ -131,7 +131,7 @@ def aa_build(tmp_path_factory):
 
 EXPECTED_SIDES = {
     # (pages, back-cover pages) -> (left, right) per printed side: sheet 0 front, sheet 0 back,
-    # sheet 1 front, ... (print-specs.md §4); the padding blanks (None) at the end, or just
+    # sheet 1 front, ... (docs/print-specs.md §4); the padding blanks (None) at the end, or just
     # before the back cover when the book has one.
     (7, 0): [(None, 1), (2, 7), (6, 3), (4, 5)],
     (7, 1): [(7, 1), (2, None), (6, 3), (4, 5)],
@@ -666,7 +666,7 @@ def test_the_template_sees_the_page_it_is_laid_out_on(tmp_path):
 
 def booklet_reading_pages(path) -> list[list[str]]:
     """The text lines (top to bottom) of every page of an imposed booklet in reading order: the
-    halves of its sides put back in page order by print-specs.md §4 (sheet i front = pages
+    halves of its sides put back in page order by docs/print-specs.md §4 (sheet i front = pages
     n4 - 2i, 2i + 1; back = 2i + 2, n4 - 2i - 1), measured from where each character is."""
     with pdfplumber.open(path) as pdf:
         n4 = 2 * len(pdf.pages)

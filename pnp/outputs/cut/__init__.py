@@ -45,7 +45,7 @@ from .profile import CutterProfile, load_profile
 
 DEFAULT_CORNER_RADIUS = 0.125 * 72
 """Corner radius of a card's cut, 1/8 in (3.175 mm): squib's default for poker cards
-(print-specs.md §5); ``--corner-radius`` changes it."""
+(docs/print-specs.md §5); ``--corner-radius`` changes it."""
 
 
 @dataclass

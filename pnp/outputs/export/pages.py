@@ -41,7 +41,7 @@ def card_page(trim: Size, bleed: float, dpi: int | None = None) -> CardPage:
     """The page for a card of ``trim`` with ``bleed`` pt on every side. With ``dpi`` the page
     is snapped to whole pixels (the trim stays centred and exact; the bleed absorbs at most half
     a pixel), so that rendering it gives exactly ``px`` pixels: US poker with 1/8 in bleed is
-    825 x 1125 px, with MakePlayingCards' 36 px bleed 822 x 1122 px (print-specs.md §8 check 2)."""
+    825 x 1125 px, with MakePlayingCards' 36 px bleed 822 x 1122 px (docs/print-specs.md §8 check 2)."""
     w, h = trim.width + 2 * bleed, trim.height + 2 * bleed
     if dpi is None:
         return CardPage(Size(w, h), trim)

@@ -16,7 +16,7 @@ def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Prof
     """Text glyphs closer than ``safe`` pt to the TrimBox edge (or outside it), measured on
     every page of ``pdf`` with pdfium's glyph boxes. ``labels[i]`` names the card on page i (its
     :attr:`~pnp.model.pieces.Piece.card_key`): one finding per card, its copies are one
-    (print-specs.md §8 check 21)."""
+    (docs/print-specs.md §8 check 21)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -77,7 +77,7 @@ RGB_SPACES = ("/DeviceRGB", "/CalRGB", "/RGB")
 
 
 def rgb_uses(pdf: bytes) -> list[tuple[int, str]]:
-    """(page index, what) for every RGB colour a CMYK file would hold (print-specs.md §8 check
+    """(page index, what) for every RGB colour a CMYK file would hold (docs/print-specs.md §8 check
     23): ``rg``/``RG`` and three-component ``sc``/``scn`` operators, RGB colour spaces set with
     ``cs``/``CS`` or kept as resources (DeviceRGB, CalRGB, three-channel ICC profiles, and
     Indexed, Separation, DeviceN or Pattern spaces built on them), images and inline images,

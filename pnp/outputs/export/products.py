@@ -30,7 +30,7 @@ PRODUCT_KINDS = {"board": ("rect",), "token": ("circle", "square")}
 """Product kinds and the shapes each may have."""
 
 TEMPLATE_DPI = 300
-"""The resolution product templates' pixel sizes are given at (print-specs.md §2)."""
+"""The resolution product templates' pixel sizes are given at (docs/print-specs.md §2)."""
 
 RULE = "export.no-product"
 

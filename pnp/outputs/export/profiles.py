@@ -10,7 +10,7 @@ files are named. Profiles are found, in this order:
    bundled profile and change any setting;
 3. a bundled profile, ``profiles/NAME.toml`` beside this module: ``tgc`` (The Game Crafter),
    ``mpc`` (MakePlayingCards), ``dtc`` (DriveThruCards), ``eu`` (a European shop with 3 mm
-   bleed) and ``tts`` (Tabletop Simulator). Their figures and sources are print-specs.md §1
+   bleed) and ``tts`` (Tabletop Simulator). Their figures and sources are docs/print-specs.md §1
    and §2.
 """
 

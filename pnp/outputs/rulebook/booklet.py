@@ -19,7 +19,7 @@ def impose_booklet(pdf: bytes, sheet: Size, *, back: int = 0, title: str = "", c
     cover (0: none; the padding blanks go before them, else at the end). Returns the imposed
     PDF: one page per printed side (front, back, front, ...), blank halves left empty,
     ``/ViewerPreferences`` with PrintScaling None and Duplex DuplexFlipShortEdge (the sheets
-    are landscape; print-specs.md §4), and the creation date of every pnp PDF. Each page
+    are landscape; docs/print-specs.md §4), and the creation date of every pnp PDF. Each page
     becomes a Form XObject named ``/PageN`` (pikepdf's ``as_form_xobject``: its content and
     resources as they are, no rasterising, so embedded fonts stay embedded), fitted to its half
     of the sheet. Same input, same bytes: the date is :func:`pnp.render.canvas.pdf_date`, never

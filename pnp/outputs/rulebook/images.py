@@ -49,7 +49,7 @@ class ImageItem:
 
 class CardItem(ImageItem):
     """A card drawn as vectors with the game's layouts (pnp.render.renderer.Renderer), clipped to its
-    trim with rounded corners (radius 1/8 in, print-specs.md §5) and outlined with a hairline."""
+    trim with rounded corners (radius 1/8 in, docs/print-specs.md §5) and outlined with a hairline."""
 
     def __init__(self, renderer, piece, size: Size):
         self.renderer, self.piece, self.size = renderer, piece, size

@@ -1,4 +1,4 @@
-"""Units and named sizes against print-specs.md §0 and §1."""
+"""Units and named sizes against docs/print-specs.md §0 and §1."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""SVG art as printed: in embedded fonts only (print-specs.md §6 and §8 check 6), its text where
+"""SVG art as printed: in embedded fonts only (docs/print-specs.md §6 and §8 check 6), its text where
 the SVG puts it, its gradients painted, measured in the PDFs a build writes for the SVG test
 game (tests/fixtures/svgart: SVG art on cards, a back, tokens and in the rulebook, one SVG with
 <text> in fonts pnp does not have, a linear and a radial gradient)."""
