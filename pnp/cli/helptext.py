@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'ab968418c937b6418ba0a54fac25b9f969932836c3019614d02003f15fe7aaba'
+SOURCES = '9b158a9791e64787e119696837e3bed0f3b8b608e41ad3b7d6286f52d4f95d0a'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
