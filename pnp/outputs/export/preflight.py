@@ -57,7 +57,7 @@ def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Prof
                     "warning", "preflight.safe-zone", label,
                     f"text {line!r} lies {where}, inside the {profile.name} safe zone of "
                     f"{to_mm(safe):.3g} mm",
-                    source=f"{profile.title}: safe zone (print-specs.md §2)",
+                    source=f"{profile.title}: safe zone (docs/print-specs.md §2)",
                     hint="move the text inward, or give the layout a larger safe_zone"))
     finally:
         doc.close()

@@ -324,7 +324,7 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
 
     if output in ("png", "tts") and spec.color != "rgb":
         raise err("color", f"{output} output is RGB; a CMYK profile writes PDF",
-                  hint='set output = "pdf", or color = "rgb" (print-specs.md §2: PNG cannot carry CMYK)')
+                  hint='set output = "pdf", or color = "rgb" (docs/print-specs.md §2: PNG cannot carry CMYK)')
     sizes = None
     if spec.sizes is not None:
         if not spec.sizes:
