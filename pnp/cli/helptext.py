@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '399259c964cf2f03a03b85294fe726417d891990c7e4ae24facca537487fa980'
+SOURCES = 'e5dda4845ec95f5b45a0680e738763459bee550914999f566f3cefe4b5772d76'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
