@@ -67,7 +67,7 @@ def check(
     from ..core.findings import failing
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since,
-                                       accessibility=accessibility,
+                                       strict=strict, accessibility=accessibility,
                                        **defaults.physical(cut_lines, cut, corner_radius, boxes, card_thickness, sleeve_thickness,
                                                           sleeve_size, box_tolerance))
     load = load_options(encoding, delimiter)

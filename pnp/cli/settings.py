@@ -130,13 +130,15 @@ def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool
 
 
 def check_settings(opts, max_image_pixels: int | None, jobs: int | None, target: list[str] | None,
-                   image_dpi: int | None, stamp: bool | None = None, changed_since: str | None = None, **extra):
+                   image_dpi: int | None, stamp: bool | None = None, changed_since: str | None = None,
+                   strict: bool = False, **extra):
     """The :class:`~pnp.outputs.base.BuildSettings` of ``pnp check``: the build it mirrors
-    (``extra`` as for :func:`build_settings`)."""
+    (``extra`` as for :func:`build_settings`); ``strict`` that of ``build --strict``, which
+    is not a draft (missing art is an error, not a placeholder)."""
     from ..outputs.base import BuildSettings
 
-    return BuildSettings(opts, max_image_pixels, jobs=jobs, targets=tuple(target or ()), image_dpi=image_dpi,
-                         stamp=stamp, changed_since=changed_since, **extra)
+    return BuildSettings(opts, max_image_pixels, jobs=jobs, strict=strict, targets=tuple(target or ()),
+                         image_dpi=image_dpi, stamp=stamp, changed_since=changed_since, **extra)
 
 
 def default_sheet_options(contact_sheets: bool):

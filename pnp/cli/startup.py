@@ -182,7 +182,7 @@ def _fresh(command: str, args: list[str]) -> int | None:
                                       False, got["strict"], None, None)
     else:
         settings = cli.check_settings(cli.default_sheet_options(contact_sheets=False), DEFAULT_MAX_PIXELS,
-                                      None, None, None)
+                                      None, None, None, strict=got["strict"])
     load = cli.load_options(cli.ENCODING, None)
     try:
         sources = cli.resolve_games(games)

@@ -98,15 +98,31 @@ class Finding:
         return cls(**{**item, "pieces": tuple(item.get("pieces") or ())})
 
 
+NAMED_CAUSES = frozenset({"layout.undefined", "layout.art-missing", "layout.art-outside", "layout.art-unreadable"})
+"""Rules whose message names the cause itself (the layout, the art file): the same message
+from several cells of one column (each row naming the same missing layout or unreadable
+picture) is one cause, reported at the first of those cells with every piece."""
+
+
+def _cause(f: Finding) -> tuple:
+    """What makes findings one cause for :func:`merge`: the same severity, rule, message, hint
+    and source at the same place; for :data:`NAMED_CAUSES`, in the same column of one table
+    (any row)."""
+    if f.rule in NAMED_CAUSES and f.file and f.field:
+        return (f.severity, f.rule, f.file, f.sheet, f.field, f.message, f.hint, f.source)
+    return (f.severity, f.rule, f.location, f.message, f.hint, f.source)
+
+
 def merge(findings: Iterable[Finding]) -> list[Finding]:
     """One finding per cause: findings that say the same thing at the same place (severity,
-    rule, location, message, hint and source alike) become the first of them, with every piece
-    they were made for in ``pieces`` and ``count`` the number of pieces (or, for findings
-    without a piece, of findings merged). An undefined name that 36 cards use is one finding
-    with 36 pieces, not 36 findings. Order is that of first occurrence."""
+    rule, location, message, hint and source alike; see :func:`_cause`) become the first of
+    them, with every piece they were made for in ``pieces`` and ``count`` the number of pieces
+    (or, for findings without a piece, of findings merged). An undefined name that 36 cards use
+    is one finding with 36 pieces, not 36 findings; so is a layout 6 rows name that the layouts
+    file lacks. Order is that of first occurrence."""
     groups: dict[tuple, list[Finding]] = {}
     for f in findings:
-        groups.setdefault((f.severity, f.rule, f.location, f.message, f.hint, f.source), []).append(f)
+        groups.setdefault(_cause(f), []).append(f)
     out = []
     for group in groups.values():
         first = group[0]

@@ -70,7 +70,9 @@ class BuildSettings:
     profile's image URLs. ``only`` (``DECK`` or ``DECK/ROW_ID`` each) makes a quick card sheet
     of just those cards, ``<game>-cards-only.pdf``, beside the full build's files.
     ``draft``: a missing picture prints as a marked placeholder and is a warning (home sheets,
-    rulebook, their check); False makes it an error. Export targets always refuse it.
+    rulebook, their check); False makes it an error. Export targets always refuse it, and so
+    does a ``strict`` run: it is drawn as the draft is (so it reuses the draft's records), and
+    its report makes the draft's missing-art warnings errors (:func:`pnp.pipeline.build.run_game`).
     ``cut_lines``: each card's trim outline drawn on its face as a thin grey cut line
     (:data:`pnp.render.canvas.CUT_WIDTH`, :data:`~pnp.render.canvas.CUT_GRAY`), for a
     guillotine or scissors; off by default, so the sheets are as before. ``cut``: a cutter

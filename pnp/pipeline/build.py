@@ -25,6 +25,7 @@ from ..model.load import LoadOptions
 from ..outputs import OUTPUTS
 from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
 from ..outputs.rulebook import TEMPLATE_NAME
+from ..render.preflight import refused_art
 from ..validate.check import check_game_full
 from .cache import BuildRecord
 from .fresh import before_run, remember
@@ -90,6 +91,8 @@ def run_game(job: BuildJob) -> GameReport:
     files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
     report.findings = sorted(supersede(merge(data.findings + mark(rendered.findings, game))),
                              key=sort_key({f: i for i, f in enumerate(files)}))
+    if settings.strict:  # the print-ready run: missing art is refused, not a placeholder
+        report.findings = refused_art(report.findings)
     if job.write:
         errors = any(f.severity == "error" for f in report.findings)
         warnings = any(f.severity == "warning" for f in report.findings)

@@ -30,6 +30,7 @@ from ..core.files import BUILD_RECORD, file_digest, game_files, write_atomic
 from ..core.errors import PnpError
 from ..core.findings import Finding
 from ..model.games import game_id
+from ..render.preflight import refused_art
 from .report import GameReport
 
 RUN_FILE = ".pnp-run.json"
@@ -51,7 +52,8 @@ FAT keeps modification times to 2 s."""
 
 def settings_key(source, settings, load, *, for_check: bool = False) -> str:
     """The run's settings as one string: the game's folders, the settings (less those that
-    change neither the files nor the findings: ``force``, ``strict``, ``jobs``; with
+    change neither the files nor the recorded findings: ``force``, ``jobs``, and ``strict``,
+    whose report is the recorded one with missing art made an error; with
     ``for_check``, the contact sheets too, which a dry run does not draw and which find
     nothing the cards do not), how the tables are read, and the pnp version."""
     normal = replace(settings, force=False, strict=False, jobs=None)
@@ -160,6 +162,8 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
                 return None
         saved = entry["report"]
         findings = [Finding.from_dict(item) for item in saved["findings"]]
+        if settings.strict:  # recorded as the draft; --strict refuses missing art
+            findings = refused_art(findings)
         kept = {name: [out_dir / rel for rel in files] for name, files in entry["parts"]}
         report = GameReport(saved["display"], saved["title"], True, findings, saved["rules_checked"], kept=kept)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

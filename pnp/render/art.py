@@ -218,20 +218,28 @@ class _Collect(logging.Handler):
 def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
     """Read an SVG with svglib. Features svglib skips are returned as ``problems``, and so is
     every ``font-family`` pnp does not have (its text is drawn in a bundled DejaVu face,
-    :class:`pnp.render.svg.SvgFonts`); an SVG with nothing drawable is one problem too. Raises
-    BuildError when the file does not parse, or when it links an image outside ``root`` (the
-    game folder). Draw the result with :func:`pnp.render.svg.draw_svg`."""
-    from svglib.svglib import svg2rlg
+    :class:`pnp.render.svg.SvgFonts`; a family is one name as CSS reads it, split on commas
+    only); an SVG with nothing drawable is one problem too. Raises BuildError when the file is
+    not well-formed XML (naming the XML error's line and column: svglib itself would draw
+    what it can of a broken file), when svglib cannot read it, or when it links an image
+    outside ``root`` (the game folder). Draw the result with :func:`pnp.render.svg.draw_svg`."""
+    from svglib.svglib import SvgRenderer, load_svg_file
 
+    tree = _parse(path, rel)
     if root is not None:
-        _check_links(path, rel, root)
+        _check_links(tree, path, rel, root)
 
     collect = _Collect()
     logger = logging.getLogger("svglib")
     logger.addHandler(collect)
     fonts = SvgFonts()
     try:
-        drawing = svg2rlg(str(path), font_map=fonts)
+        svg_root = load_svg_file(str(path))
+        drawing = None
+        if svg_root is not None:
+            renderer = SvgRenderer(str(path), font_map=fonts)
+            renderer.attrConverter.split_font_family_list = font_families
+            drawing = renderer.render(svg_root)
     except Exception as exc:  # svglib raises lxml and parsing errors of many kinds
         raise BuildError(f"the SVG {rel!r} cannot be read: {exc}",
                          hint="open it in an editor and save it as plain SVG",
@@ -244,20 +252,56 @@ def load_svg(path: Path, rel: str, root: Path | None = None) -> SvgArt:
                          rule="layout.art-unreadable")
     substituted = [f"font-family {family!r} is drawn in {face}, a font pnp embeds"
                    for family, face in fonts.substituted]
-    problems = list(dict.fromkeys(collect.messages + _unsupported(path) + substituted))
+    problems = list(dict.fromkeys(collect.messages + _unsupported(tree) + substituted))
     if not _has_shapes(drawing) or not drawing.width or not drawing.height:
         problems.append("nothing in it can be drawn")
     return SvgArt(drawing, problems)
 
 
-def _check_links(path: Path, rel: str, root: Path) -> None:
-    """Refuse an SVG whose <image> links a file outside the game folder (data: URIs are fine)."""
+def _parse(path: Path, rel: str):
+    """The SVG at ``path`` as an ElementTree. Raises BuildError (``layout.art-unreadable``)
+    for a file that is not well-formed XML, giving the XML error and its 1-based line and
+    column in the file (``rel``, as the game folder names it)."""
     import xml.etree.ElementTree as ET
+    from xml.parsers.expat import ErrorString
 
     try:
-        tree = ET.parse(path)
-    except ET.ParseError:
-        return  # svglib reports the parse error
+        return ET.parse(path)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise BuildError(f"the SVG {rel!r} is not well-formed XML: {ErrorString(exc.code)} at line {line}, "
+                         f"column {column + 1}",
+                         hint="the file may be cut short or hand-edited; export it again from the drawing "
+                         "program, or fix the XML at that line",
+                         rule="layout.art-unreadable") from None
+
+
+def font_families(value: str) -> list[str]:
+    """The families of a CSS ``font-family`` list, in order: split on commas outside quotes,
+    quotes and outer spaces removed, runs of spaces inside an unquoted name made one (CSS
+    Fonts 3 §3.1: ``Comic Sans MS, serif`` is two families, not four)."""
+    names: list[str] = []
+    part, quote = "", ""
+    for ch in value + ",":
+        if quote:
+            if ch == quote:
+                quote = ""
+            else:
+                part += ch
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ",":
+            name = " ".join(part.split())
+            if name and name not in names:
+                names.append(name)
+            part = ""
+        else:
+            part += ch
+    return names
+
+
+def _check_links(tree, path: Path, rel: str, root: Path) -> None:
+    """Refuse an SVG whose <image> links a file outside the game folder (data: URIs are fine)."""
     for el in tree.getroot().iter():
         if not isinstance(el.tag, str) or el.tag.rsplit("}", 1)[-1] != "image":
             continue
@@ -276,15 +320,9 @@ UNSUPPORTED_SVG = ("filter", "foreignObject", "mask", "pattern", "textPath", "an
 """SVG elements (and filter/mask references) that the converter skips or draws wrongly."""
 
 
-def _unsupported(path: Path) -> list[str]:
-    import xml.etree.ElementTree as ET
-
-    try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError:
-        return []
+def _unsupported(tree) -> list[str]:
     found: list[str] = []
-    for el in root.iter():
+    for el in tree.getroot().iter():
         tag = el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
         if tag in UNSUPPORTED_SVG or tag.startswith("fe"):
             found.append(f"<{tag}> is not drawn")

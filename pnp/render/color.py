@@ -227,11 +227,16 @@ class InkConverter:
     def check_art(self, mode: str, name: str | None) -> None:
         """What art of colour mode ``mode`` (named ``name``; a picture inside vector art, an
         SVG's ``<image>``, is named by that art) means for this profile, said for the piece
-        being drawn: RGB art adds a finding (it is converted), or with ``art = "reject"`` raises
-        BuildError."""
+        being drawn: RGB art adds a finding (it is converted) at the art file when the art is
+        placed inside :meth:`PrintCanvas.art_scope` of that file (a card's picture: one finding
+        per file, with every piece that uses it, once merged), or with ``art = "reject"``
+        raises BuildError."""
         where = None
+        at = None
         if name:
             label = repr(name)
+            if self.art is not None and self.art[0] == name:
+                at = self.art[1]
         elif self.art is not None:
             label, where = f"the picture inside {self.art[0]}", self.art[1]
         else:
@@ -242,9 +247,10 @@ class InkConverter:
                              hint='save the art as a CMYK JPEG or TIFF, or set art = "convert" in the profile',
                              location=where if isinstance(where, Location) else None, rule="export.color")
         if mode != "CMYK":
+            at = at if at is not None else where
             self._note(f"rgb-image:{name or label}", f"{label} is {mode} art; it was converted to CMYK "
                                                      f"(total ink at most {self.settings.ink_limit * 100:.0f} %)",
-                       per_piece=where is not None, where=where)
+                       per_piece=at is not None, where=at)
 
     def cmyk_image(self, image):
         """The Pillow ``image`` converted to CMYK within the ink limit (:func:`image_to_cmyk`),

@@ -9,10 +9,11 @@ from) or a text; ``piece`` names the piece drawn (:attr:`pnp.model.pieces.Piece.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from ..core.errors import Location
-from ..core.findings import Finding
+from ..core.findings import Finding, merge
 from ..core.suggest import did_you_mean
 
 
@@ -109,21 +110,41 @@ def low_resolution(where: Location | str, art: str, dpi: float, min_dpi: int, hi
                     f"{art} prints at {dpi:.0f} dpi{' here' if here else ''}, below {min_dpi} dpi", hint, piece)
 
 
+ART_DRAFT = "; a placeholder is printed in its place"
+ART_REFUSED = "; an export or a --strict build prints no placeholder"
+ART_HINT = "add the file (paths are relative to the game folder)"
+ART_DRAFT_HINT = "; pnp export and build --strict refuse missing art"
+"""The words of :func:`art_missing` that tell the draft's warning from the refusal's error."""
+
+
 def art_missing(where: Location | str, rel: str, piece: str = "", *, draft: bool = False,
                 close: str | None = None) -> Finding:
     """``layout.art-missing``: no file ``rel`` (relative to the game folder) to draw. In a
     ``draft`` (a home build, ``pnp check``, the preview) it is a warning and a placeholder is
-    printed in its place; an export, and a ``--strict`` build, refuse it. ``close`` is the file
-    it most likely meant (``core.suggest.nearest_file``), offered first in the hint."""
+    printed in its place; an export, and a ``--strict`` run (:func:`refused_art`), refuse it as
+    an error. ``close`` is the file it most likely meant (``core.suggest.nearest_file``),
+    offered first in the hint."""
     guess = f"did you mean {close!r}? " if close else ""
     if draft:
-        return _finding("warning", "layout.art-missing", where,
-                        f"no file {rel!r} in the game folder; a placeholder is printed in its place",
-                        guess + "add the file (paths are relative to the game folder); pnp export and "
-                        "build --strict refuse missing art", piece)
-    return _finding("error", "layout.art-missing", where,
-                    f"no file {rel!r} in the game folder; an export prints no placeholder",
-                    guess + "add the file (paths are relative to the game folder)", piece)
+        return _finding("warning", "layout.art-missing", where, f"no file {rel!r} in the game folder{ART_DRAFT}",
+                        guess + ART_HINT + ART_DRAFT_HINT, piece)
+    return _finding("error", "layout.art-missing", where, f"no file {rel!r} in the game folder{ART_REFUSED}",
+                    guess + ART_HINT, piece)
+
+
+def refused_art(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings of a ``--strict`` run, which refuses missing art: each draft
+    ``layout.art-missing`` warning becomes the error :func:`art_missing` gives without
+    ``draft`` (same place, pieces and file guess; worded as what happens: no placeholder, as
+    exit 1 and nothing written say), merged with an export's error at the same place. The
+    rest are as they are; order is kept."""
+    out = []
+    for f in findings:
+        if f.rule == "layout.art-missing" and f.severity == "warning" and f.message.endswith(ART_DRAFT):
+            f = replace(f, severity="error", message=f.message.removesuffix(ART_DRAFT) + ART_REFUSED,
+                        hint=f.hint.removesuffix(ART_DRAFT_HINT))
+        out.append(f)
+    return merge(out)
 
 
 def art_outside(where: Location | str, rel: str, piece: str = "") -> Finding:

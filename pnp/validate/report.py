@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 
 MAX_PIECES = 8
-"""How many pieces a finding's line names before it says how many more."""
+"""How many pieces a finding's line names before it says how many more (the text report is
+for reading; ``--format json`` lists every piece, docs/validation.md)."""
 
 
 def summary(result) -> str:
@@ -25,12 +26,13 @@ def summary(result) -> str:
 
 
 def pieces_text(f: Finding) -> str:
-    """``pieces (36): a, b, c ... and 28 more`` for a finding made for several pieces, else the
-    one piece (``piece: a``), else empty."""
+    """``pieces (36): a, b, ... h and 28 more (--format json lists all)`` for a finding made
+    for several pieces (the first :data:`MAX_PIECES` named), else the one piece
+    (``piece: a``), else empty."""
     if len(f.pieces) > 1:
         shown = ", ".join(f.pieces[:MAX_PIECES])
         more = len(f.pieces) - MAX_PIECES
-        return f"pieces ({len(f.pieces)}): {shown}" + (f" and {more} more" if more > 0 else "")
+        return f"pieces ({len(f.pieces)}): {shown}" + (f" and {more} more (--format json lists all)" if more > 0 else "")
     if f.piece and f.piece != f.position and not (f.file.endswith(".csv") or f.sheet):
         return f"piece: {f.piece}"  # a cell's finding is about its row already
     if f.count > 1:

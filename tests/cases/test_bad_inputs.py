@@ -55,8 +55,8 @@ def test_there_are_at_least_thirty_cases():
     assert len(CASES) >= 30
 
 
-@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
-def test_case(folder: Path, tmp_path: Path):
+def case_game(folder: Path, tmp_path: Path) -> Path:
+    """The tiny game with the case's files over it, in ``tmp_path/game``."""
     game_dir = tmp_path / "game"
     shutil.copytree(FIXTURES / "tiny", game_dir)
     for path in folder.rglob("*"):
@@ -64,9 +64,31 @@ def test_case(folder: Path, tmp_path: Path):
             target = game_dir / path.relative_to(folder)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
+    return game_dir
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
+def test_case(folder: Path, tmp_path: Path):
+    game_dir = case_game(folder, tmp_path)
     expect = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))["expect"]
     said = run_case(folder, game_dir, tmp_path / "out")
     if expect == "ok":
         assert said[0] == "ok", said
     else:
         assert any(line.startswith(expect) for line in said), said
+
+
+@pytest.mark.parametrize("name, rule, pieces", [
+    ("73-layout-renamed-rows-name-it", "layout.undefined", ("cards/fire", "cards/leaf", "cards/wind", "cards/ash")),
+    ("74-unreadable-art-named-by-rows", "layout.art-unreadable", ("cards/fire", "cards/leaf")),
+])
+def test_rows_naming_one_cause_give_one_finding_with_every_piece(name, rule, pieces, tmp_path):
+    """A layout four rows name that the layouts file lacks, or a picture every row names that
+    cannot be read, is one finding (at the first cell) listing the pieces, not one per row."""
+    game_dir = case_game(Path(__file__).parent / "bad_inputs" / name, tmp_path)
+    source = GameSource(game_dir, "g", game_dir / "templates", "g/templates")
+    report = run_game(BuildJob(source, tmp_path / "out", BuildSettings(SheetOptions(contact_sheets=False)),
+                               write=False))
+    found = [f for f in report.findings if f.rule == rule]
+    assert [(f.location, f.pieces, f.count) for f in found] == [(found[0].location, pieces, len(pieces))]
+    assert found[0].line == 2

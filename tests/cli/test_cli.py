@@ -159,6 +159,7 @@ def test_a_failed_build_leaves_the_previous_output_intact(tiny, tmp_path):
     assert "piece: cards/leaf" in result.stdout
     check = pnp("check", str(tiny), "--strict")
     assert check.returncode == 1 and "no file 'art/leaf.png' in the game folder" in check.stdout
+    assert "a placeholder is printed" not in result.stdout + check.stdout  # --strict prints none
     assert (out / "tiny" / "tiny-cards.pdf").read_bytes() == before
     assert [p.name for p in (out / "tiny").iterdir() if p.name.endswith(".tmp")] == []
 

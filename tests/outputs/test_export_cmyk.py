@@ -170,6 +170,27 @@ def test_findings_name_the_svg_art_and_check_reports_them_alike(tmp_path):
     assert pieces["svgart/art/badge.svg"] == ("cards/fire back", "cards/leaf back")
 
 
+def test_rgb_raster_art_is_one_finding_at_the_art_file_with_every_piece(tiny, tmp_path):
+    """A picture on several cards converted for a CMYK target is one preflight.rgb-art
+    warning at the picture's file, listing every piece that uses it, from the check of the
+    export (-t dtc) and from the export alike."""
+    from PIL import Image
+
+    (tiny / "art").mkdir()
+    Image.new("RGB", (200, 280), (200, 30, 40)).save(tiny / "art" / "moth.png")
+    with open(tiny / "templates" / "layouts.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[layouts.action.boxes.art]\ntype = "image"\nimage = "art/moth.png"\narea = "bleed"\nz = -1\n')
+    settings = BuildSettings(SheetOptions(contact_sheets=False), outputs=("export",), targets=("dtc",))
+    source = GameSource(tiny, "g", tiny / "templates", "g/templates")
+    for write in (False, True):
+        report = run_game(BuildJob(source, tmp_path / "out", settings, write=write))
+        found = [(f.location, f.file, f.pieces, f.count, f.message) for f in report.findings
+                 if f.rule == "preflight.rgb-art"]
+        assert found == [("g/art/moth.png", "g/art/moth.png", ("cards/fire", "cards/leaf"), 2,
+                          "'art/moth.png' is RGB art; it was converted to CMYK (total ink at most 240 %)")]
+    assert (tmp_path / "out" / "tiny" / "export" / "dtc" / "tiny-cards.pdf").is_file()
+
+
 def test_svg_art_refused_by_a_cmyk_only_profile_names_the_art(tmp_path):
     game = copy_game(tmp_path / "svgart")
     with open(game / "game.toml", "a", encoding="utf-8") as fh:

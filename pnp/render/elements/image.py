@@ -75,7 +75,12 @@ def draw_image(renderer, c, rel: str, rect, fit: str, piece, where: Location) ->
     clip = c.beginPath()
     clip.rect(bx, by, bw, bh)
     c.clipPath(clip, stroke=0, fill=0)
-    draw_art(c, art, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh)
+    scope = getattr(c, "art_scope", None)  # a CMYK canvas reports its conversion at the art file
+    if scope is None:
+        draw_art(c, art, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh)
+    else:
+        with scope(rel, path_location(renderer, path)):
+            draw_art(c, art, bx + (bw - dw) / 2, by + (bh - dh) / 2, dw, dh)
     c.restoreState()
 
 

@@ -177,4 +177,17 @@ def test_a_draft_prints_missing_art_as_a_placeholder_and_an_export_refuses_it(ti
     # the check of a build with a target: one finding, the export's error (which names why)
     both = [f for f in run_game(BuildJob(source, tmp_path / "c", check, write=False)).findings
             if (f.rule, f.location) == where]
-    assert [f.severity for f in both] == ["error"] and "an export prints no placeholder" in both[0].message
+    assert [f.severity for f in both] == ["error"] and "an export or a --strict build prints no placeholder" in both[0].message
+
+
+def test_strict_is_no_draft_missing_art_is_an_error_in_its_check_and_build(tiny, tmp_path):
+    """--strict refuses missing art, so it is an error in check --strict and build --strict
+    alike, worded as what happens (no placeholder), not the draft's warning."""
+    art_missing_on_the_fifth_card(tiny)
+    dry, built = runs(tiny, tmp_path / "out", strict=True)
+    where = ("layout.art-missing", "g/templates/layouts.toml:94 (layouts.action.boxes.art.image)")
+    for report in (dry, built):
+        found = [f for f in report.findings if (f.rule, f.location) == where]
+        assert [(f.severity, f.message) for f in found] == [
+            ("error", "no file 'art/c5.png' in the game folder; an export or a --strict build prints no placeholder")]
+    assert built.refused == "strict" and not (tmp_path / "out" / "tiny").exists()

@@ -21,7 +21,8 @@ from pnp.core.units import MM, Size
 from pnp.model.games import GameSource
 from pnp.outputs.base import BuildSettings, SheetOptions
 from pnp.pipeline.build import BuildJob, run_game
-from pnp.render.art import load_svg
+from pnp.core.errors import BuildError
+from pnp.render.art import font_families, load_svg
 from pnp.render.canvas import new_canvas
 from pnp.render.svg import draw_svg, face_for
 from sheetgeom import trims
@@ -105,6 +106,39 @@ def test_a_font_pnp_does_not_have_is_named_in_a_finding(built):
     assert art.problems == ["font-family 'Arial' is drawn in DejaVu Sans, a font pnp embeds",
                             "font-family 'Georgia' is drawn in DejaVu Serif, a font pnp embeds"]
     assert load_svg(ART / "sky.svg", "art/sky.svg").problems == []
+
+
+@pytest.mark.parametrize("value, families", [
+    ("Comic Sans MS", ["Comic Sans MS"]), ("  Comic   Sans MS , serif", ["Comic Sans MS", "serif"]),
+    ("'Times New Roman', \"Open Sans\", serif", ["Times New Roman", "Open Sans", "serif"]),
+    ("'a, b', c", ["a, b", "c"]), ("Arial, Arial", ["Arial"]), ("", []),
+])
+def test_a_font_family_list_is_split_on_commas_only(value, families):
+    assert font_families(value) == families
+
+
+def test_an_unquoted_family_with_spaces_is_one_family_in_one_finding(tmp_path):
+    """CSS splits font-family on commas only: 'Comic Sans MS' is one family, not four."""
+    svg = tmp_path / "web.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40">'
+                   '<text x="5" y="20" font-family="Comic Sans MS">Hi</text>'
+                   '<text x="5" y="35" font-family="Gill Sans, serif">Ho</text></svg>', encoding="utf-8")
+    assert load_svg(svg, "art/web.svg").problems == [
+        "font-family 'Comic Sans MS' is drawn in DejaVu Sans, a font pnp embeds",
+        "font-family 'Gill Sans' is drawn in DejaVu Sans, a font pnp embeds"]
+
+
+def test_an_svg_that_is_not_well_formed_is_an_error_at_its_line_and_column(tmp_path):
+    """svglib reads XML with recovery and would draw the part before the break: the file is
+    refused instead, with the XML error's place (1-based) in the file."""
+    svg = tmp_path / "web.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140">\n'
+                   '  <rect width="5" height="5"/></g><<<>>>&&&<text x="10" font-fa', encoding="utf-8")
+    with pytest.raises(BuildError) as caught:
+        load_svg(svg, "art/web.svg")
+    assert caught.value.rule == "layout.art-unreadable"
+    assert caught.value.message == "the SVG 'art/web.svg' is not well-formed XML: mismatched tag at line 2, column 33"
+    assert "export it again" in caught.value.hint
 
 
 def test_svg_text_lands_where_the_svg_puts_it_in_the_face_it_names(built):
