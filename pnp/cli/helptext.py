@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '9b158a9791e64787e119696837e3bed0f3b8b608e41ad3b7d6286f52d4f95d0a'
+SOURCES = '0e8f82d39101162f8aeb401480f5f3eb9a4729c2bfd2aeb903c93cd6ba7f2cf7'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
