@@ -67,6 +67,18 @@ def test_a_release_records_the_files_of_the_last_full_build_and_no_other(tmp_pat
     assert "g-boxes.pdf" in again and set(again) - {"g-boxes.pdf"} and not [r for r in again if r.startswith("cut/")]
     assert again["g-boxes.pdf"] == hashlib.sha256((out / "g" / "g-boxes.pdf").read_bytes()).hexdigest()
 
+    # a folder built by an earlier pnp: its snapshots name no parts; building again names them
+    pieces, runs = out / "g" / ".pnp-pieces.json", out / "g" / ".pnp-run.json"
+    pieces.write_text(json.dumps({k: v for k, v in json.loads(pieces.read_text()).items() if k != "build"}))
+    old = json.loads(runs.read_text())
+    runs.write_text(json.dumps({"runs": {k: {f: v for f, v in r.items() if f != "build"}
+                                         for k, r in old["runs"].items()}}))
+    refused = run("release", str(game), "-o", str(out), "--force", ok=False)
+    assert "does not list its parts" in str(refused.exception)
+    run("build", str(game), *quiet, "--boxes")
+    run("release", str(game), "-o", str(out), "--force")
+    assert json.loads((game / "releases" / "1.0.json").read_text())["outputs"] == again
+
     # a reprint is not a release
     (game / "cards.csv").write_text((game / "cards.csv").read_text().replace("New.", "Newer."))
     run("build", str(game), "-o", str(out), "-q", "--changed-since", "1.0")
