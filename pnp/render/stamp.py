@@ -167,8 +167,10 @@ def stamp_piece(renderer, c, piece, layout, trim, below: float) -> None:
     """The version stamp of ``piece`` (its ``layout``'s ``stamp`` position) on a trim (x, y, w,
     h) pt with ``below`` pt of room under it, drawn by ``renderer``
     (:class:`pnp.render.renderer.Renderer`): a slug with too little room is a
-    ``stamp.slug-room`` warning, a safe-zone stamp too wide for it a ``stamp.fit`` finding
-    (:func:`fit_finding`), both at the layout's stamp setting, once per layout and piece."""
+    ``stamp.slug-room`` warning at the layout's stamp setting (once per piece), a safe-zone
+    stamp too wide for its room a ``stamp.fit`` finding
+    (:func:`fit_finding`, at the layout, once per layout and trim size, naming its first
+    piece)."""
     x, y, w, h = trim
     text = stamp_text(renderer.version, face_hash(renderer.layouts, piece, Size(w, h), renderer.game_dir))
     check_slug(renderer, piece, below)
@@ -178,7 +180,7 @@ def stamp_piece(renderer, c, piece, layout, trim, below: float) -> None:
         fit = fit_stamp(text, position, trim, renderer.layouts.safe_zone, frame_inset(layout.boxes),
                         renderer.round_piece)
         if fit.size < STAMP_SIZE or not fit.fits:
-            renderer.note((piece.card_key, "stamp.fit", layout.name, ""),
+            renderer.note(("", "stamp.fit", layout.name, f"{w:.2f}x{h:.2f} {fit.fits}"),
                           fit_finding(renderer.layouts.location(f"layouts.{layout.name}"), piece.card_key,
                                       layout.name, text, fit))
     draw_stamp(c, text, position, trim, renderer.layouts.safe_zone, fit)
