@@ -1,6 +1,6 @@
 """Reading version stamps and cut lines back from a real card sheet PDF.
 
-A stamp is a run of 5 pt grey glyphs (``v1.2 · 3f9a1c``); the cut lines are the crop marks
+A stamp is a run of grey glyphs of 3 to 5 pt (``v1.2 · 3f9a1c``); the cut lines are the crop marks
 (0.5 pt black lines at the sheet's margins), whose positions are the trims' edges.
 """
 
@@ -24,7 +24,7 @@ class Stamp:
 
 def stamps(page) -> list[Stamp]:
     """Every stamp on a pdfplumber page: 5 pt grey glyphs, grouped by baseline and nearness."""
-    chars = [c for c in page.chars if abs(c["size"] - 5.0) < 0.01
+    chars = [c for c in page.chars if 2.99 <= c["size"] <= 5.01
              and tuple(round(v, 3) for v in (c.get("non_stroking_color") or ())) in ((0.5,), (0.5, 0.5, 0.5))]
     chars.sort(key=lambda c: (round(c["top"], 2), c["x0"]))
     out: list[Stamp] = []

@@ -16,6 +16,19 @@ from .options import (DelimiterOpt, EncodingOpt, GameArg, ImageDpiOpt, MaxImageP
 from .output import out, print_build, resolve_games, run_games, output_root
 
 
+def _url_prefix(value: Optional[str]) -> Optional[str]:
+    """--url-prefix as a folder URL ending in one ``/`` (:func:`pnp.outputs.export.profiles.url_prefix_value`);
+    anything but an http(s) or file URL is an option error."""
+    if value is None:
+        return None
+    from ..outputs.export.profiles import URL_PREFIX_HINT, url_prefix_value
+
+    try:
+        return url_prefix_value(value)
+    except ValueError as exc:
+        raise typer.BadParameter(f"{exc}; {URL_PREFIX_HINT}") from None
+
+
 @app.command()
 def export(
     games: GameArg = None,
@@ -24,8 +37,9 @@ def export(
                                          "OUTPUT/<game>/export/<target>/ (default: output/, or the game folder's own output/ when run inside one).")] = None,
     url_prefix: Annotated[Optional[str], typer.Option(
         help="Tabletop Simulator: the web folder the images (deck sheets, boards, tokens, dice) will be "
-             "uploaded to (image URLs become URL_PREFIX + file name). Default: file:/// paths of the written images.",
-        show_default=False)] = None,
+             "uploaded to, an http(s) or file URL (image URLs become URL_PREFIX/file name, with one /). "
+             "Default: file:/// paths of the written images.",
+        show_default=False, callback=_url_prefix)] = None,
     jobs: Annotated[Optional[int], typer.Option(min=1, help="Processes that render PNGs (default: up to 2).",
                                                 show_default=False)] = None,
     list_targets: Annotated[bool, typer.Option("--list-targets", help="List the bundled targets and exit.")] = False,

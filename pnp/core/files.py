@@ -43,6 +43,10 @@ def write_atomic(path: Path, data: bytes) -> None:
 BUILD_RECORD = ".pnp-build.json"
 """The file every game's output folder holds (:mod:`pnp.pipeline.cache`)."""
 
+PIECES_RECORD = ".pnp-pieces.json"
+"""The snapshot of the last full build, beside the build record (:mod:`pnp.pipeline.versions`):
+its pieces and, under ``build``, the parts that build made, each with its record key."""
+
 
 RELEASES = "releases"
 """The folder of a game folder that holds its release snapshots (``pnp release``): records of

@@ -102,14 +102,15 @@ def run_game(job: BuildJob) -> GameReport:
             report.refused = "errors"
         else:
             problems = write_stages(rendered, record)
-            if _full_cards(settings) and not rendered.failed & {"cards", "boards"}:
-                problems += keep_snapshot(game, job.source, out_dir, settings)
+            parts = {stage.name: rendered.keys[stage.name] for stage in stages} if _full_cards(settings) else None
+            if parts is not None and not rendered.failed & {"cards", "boards"}:
+                problems += keep_snapshot(game, job.source, out_dir, settings, parts)
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
             if settings.changed_since is None:  # a reprint depends on the earlier version too: no snapshot
                 remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs],
-                         before)
+                         before, parts)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     return report
@@ -136,13 +137,15 @@ def _full_cards(settings: BuildSettings) -> bool:
         and settings.changed_since is None
 
 
-def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()) -> list:
+def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings(),
+                  parts: dict[str, str] | None = None) -> list:
     """Save the snapshot of what this build printed beside its build record
     (:func:`pnp.pipeline.versions.save_last`), with where each face is on the card sheets
     ``settings.sheet`` made (:func:`~pnp.pipeline.versions.sheet_positions`, for ``pnp diff
-    --visual``); a ``build.write`` error finding when it cannot be written."""
+    --visual``) and the build's ``parts`` (stage name -> record key, for ``pnp release``); a
+    ``build.write`` error finding when it cannot be written."""
     try:
-        save_last(out_dir, current_snapshot(game, source), sheet_positions(game, source, settings.sheet))
+        save_last(out_dir, current_snapshot(game, source), sheet_positions(game, source, settings.sheet), parts)
     except (OSError, PnpError) as exc:
         return [write_failure(exc)]
     return []

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..core.files import BUILD_RECORD, file_digest, game_files, write_atomic
+from ..core.files import BUILD_RECORD, PIECES_RECORD, file_digest, game_files, write_atomic
 from ..core.errors import PnpError
 from ..core.findings import Finding
 from ..model.games import game_id
@@ -93,16 +93,18 @@ def before_run(source) -> tuple[list[str], dict, int]:
 
 
 def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: Iterable[Path],
-             before: tuple[list[str], dict, int]) -> None:
+             before: tuple[list[str], dict, int], parts: dict[str, str] | None = None) -> None:
     """Write the snapshot of the run into ``out_dir``: after a build that wrote every part
     (``report.written``, nothing failed) and found no error. ``before`` is :func:`before_run`
     of the run; ``inputs`` the files the stages read besides the game and templates folders
-    (fonts, profiles). A snapshot that cannot be written is left as it is (the next build is
-    then made in full)."""
+    (fonts, profiles); ``parts`` the parts of a full build (stage name -> record key), which
+    the run, answered again, names as the last build's (:func:`_mark_last_build`). A snapshot
+    that cannot be written is left as it is (the next build is then made in full)."""
     if not report.written or report.failed or any(f.severity == "error" for f in report.findings):
         return
     listing, recorded, now = before
     recorded = {**recorded, **_stat_digests(sorted({str(Path(p).resolve()) for p in inputs} - set(recorded)))}
+    build_parts = parts
     parts: list[tuple[str, list[str]]] = []  # in build order
     outputs: dict[str, list[int]] = {}
     root = out_dir.resolve()
@@ -125,6 +127,7 @@ def remember(out_dir: Path, source, settings, load, report: GameReport, inputs: 
     runs[key] = {
         "key": key, "check_key": settings_key(source, settings, load, for_check=True),
         "recorded_ns": now, "listing": listing, "inputs": recorded, "outputs": outputs, "parts": parts,
+        "build": build_parts,
         "report": {"display": report.display, "title": report.title, "rules_checked": report.rules_checked,
                    "findings": [f.as_dict() for f in report.findings]},
     }
@@ -149,8 +152,8 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
         key = settings_key(source, settings, load, for_check=not write)
         field = "key" if write else "check_key"
         entry = next((e for e in _runs(out_dir).values() if isinstance(e, dict) and e.get(field) == key), None)
-        if entry is None or entry.get("listing") != _listing(source):
-            return None
+        if entry is None or entry.get("listing") != _listing(source) or (write and "build" not in entry):
+            return None  # (a run recorded before runs named their parts: made again, so a release can name them)
         settled = entry["recorded_ns"] - SETTLE_NS
         for name, was in entry["inputs"].items():
             if not _same_input(name, was, settled):
@@ -170,7 +173,24 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
         return None  # a record of another version, or damaged: the run is made in full
     if write and any(f.severity == "error" or (settings.strict and f.severity == "warning") for f in findings):
         return None
+    if write and isinstance(entry.get("build"), dict):
+        _mark_last_build(out_dir, entry["build"])
     return report
+
+
+def _mark_last_build(out_dir: Path, parts: dict) -> None:
+    """Name ``parts`` (stage name -> record key) the last build's in the pieces snapshot
+    (:data:`~pnp.core.files.PIECES_RECORD`), for a full build answered from its run snapshot:
+    the same pieces, but maybe other parts than the build before it made (``--boxes``, a cut
+    file). Left as it is when it cannot be read or written: ``pnp release`` then says to build."""
+    path = out_dir / PIECES_RECORD
+    try:
+        last = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(last, dict) and last.get("build") != parts:
+            last["build"] = dict(sorted(parts.items()))
+            write_atomic(path, (json.dumps(last, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    except (OSError, ValueError, PnpError):
+        pass
 
 
 def _runs(out_dir: Path) -> dict:

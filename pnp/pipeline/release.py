@@ -4,8 +4,9 @@ without git (docs/versions.md), and the files that build read, ``releases/<versi
 (:mod:`pnp.pipeline.archive`), so ``pnp diff --visual`` can draw the old cards again.
 
 A release holds the build's snapshot (:mod:`pnp.design.snapshot`: the data hash and every card,
-board, reference sheet, token and die with its cells or settings, copies and face hashes) and the SHA-256 of every file the build wrote, as its
-build record lists them. It is made only from a build of the data as it is now, whose files are
+board, reference sheet, token and die with its cells or settings, copies and face hashes) and the
+SHA-256 of every file of the last full build: the parts that build made or kept, as its build
+record lists them, and no part an earlier run left in the folder. It is made only from a build of the data as it is now, whose files are
 as that build wrote them: a release must describe sheets that exist.
 """
 
@@ -55,21 +56,37 @@ def release_version(given: str | None, manifest: str | None, game_toml: str) -> 
     return version  # type: ignore[return-value]
 
 
-def built_outputs(out_dir: Path) -> dict[str, str]:
-    """Every file the last build into ``out_dir`` wrote (relative path -> SHA-256), from its
-    build record. Raises PnpError when there is no record or a file differs from it."""
+def built_outputs(out_dir: Path, parts: object) -> dict[str, str]:
+    """Every file the last full build into ``out_dir`` wrote or kept (relative path -> SHA-256):
+    the files its build record holds for each of the build's ``parts`` (stage name -> record
+    key, saved with the build's snapshot under ``build``), and no other: a part an earlier run
+    made (``--boxes``, ``--cut``, an export, a reprint) and this build did not is not released.
+    Raises PnpError when ``parts`` is missing (an earlier pnp wrote the snapshot), a part is
+    not recorded with the key this build gave it (it failed, or was made again since with
+    other inputs), or a file differs from its record."""
+    if not isinstance(parts, dict) or not parts:
+        raise PnpError(f"the last build in {out_dir} does not list its parts (an earlier pnp made it)", rule=RULE,
+                       hint="build again (pnp build), then release")
     record = BuildRecord(out_dir)
     files: dict[str, str] = {}
-    for entry in record.entries.values():
+    for name, key in sorted(parts.items()):
+        entry = record.entries.get(name)
+        if entry is None or entry["key"] != key:
+            raise PnpError(f"the {name} part of the last build in {out_dir} is not as that build made it "
+                           "(it was not written, or was made again since with other inputs)", rule=RULE,
+                           hint="build again (pnp build) and fix what it reports, then release")
         files.update(entry["files"])
-    if not files:
-        raise PnpError(f"{out_dir} holds no build to release", rule=RULE, hint="build the game first (pnp build)")
     for rel, digest in sorted(files.items()):
         path = out_dir / rel
         if not path.is_file() or file_digest(path) != digest:
             raise PnpError(f"{path} is not as the last build wrote it", rule=RULE,
                            hint="build again (pnp build), then release")
     return dict(sorted(files.items()))
+
+
+def _reprinted(out_dir: Path) -> bool:
+    """Whether the build record of ``out_dir`` holds a reprint (``pnp build --changed-since``)."""
+    return any(name.endswith("-changed") for name in BuildRecord(out_dir).entries)
 
 
 def make_release(source: GameSource, out_dir: Path, version: str | None, load: LoadOptions = LoadOptions(),
@@ -93,9 +110,13 @@ def make_release(source: GameSource, out_dir: Path, version: str | None, load: L
         last = None
     if not isinstance(last, dict) or last.get("data") != snapshot["data"] or last.get("pieces") != json.loads(
             json.dumps(snapshot["pieces"])):
+        if _reprinted(out_dir):
+            raise PnpError(f"the last full build in {out_dir} is not of {game.title} as it is now; a reprint "
+                           "(pnp build --changed-since) is not a release", rule=RULE,
+                           hint="run a full pnp build first, then release what it built")
         raise PnpError(f"the last build in {out_dir} is not of {game.title} as it is now", rule=RULE,
                        hint="build it (pnp build), then release what was built")
-    outputs = built_outputs(out_dir)
+    outputs = built_outputs(out_dir, last.get("build"))
     files, templates = archive_files(game, source, data_files(game))
     archive = archive_bytes(files)
     body = {**snapshot, "version": version, "pnp": __version__, "outputs": outputs,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import PnpError
-from ..core.files import RELEASES, game_files, write_atomic
+from ..core.files import PIECES_RECORD, RELEASES, game_files, write_atomic
 from ..design.drawable import drawable_cards
 from ..design.layouts import BOARDS_FILE, board_layouts, game_layouts
 from ..design.snapshot import FORMAT, FORMATS, KINDS, PLURAL, game_snapshot, kind_of, kinds_of
@@ -38,7 +38,7 @@ from ..model.load import LoadOptions, load_game
 from ..outputs.base import SheetOptions
 from ..outputs.cards import face_positions
 
-PIECES_FILE = ".pnp-pieces.json"
+PIECES_FILE = PIECES_RECORD
 """The snapshot of the last build, beside the build record in the game's output folder."""
 LAST = "last"
 
@@ -71,12 +71,16 @@ def sheet_positions(game: Game, source: GameSource, opts: SheetOptions) -> dict:
     return {"file": f"{game.file_stem}-cards{'-gutter-fold' if opts.gutter_fold else ''}.pdf", "cards": found}
 
 
-def save_last(out_dir: Path, snapshot: dict, positions: dict | None = None) -> None:
+def save_last(out_dir: Path, snapshot: dict, positions: dict | None = None, parts: dict | None = None) -> None:
     """Keep ``snapshot`` as the last build's, beside the build record (rewritten only when it
     changed), and ``positions`` (:func:`sheet_positions`) under its key ``positions``, apart
-    from the pieces, so that ``pnp diff --visual`` can cut the old faces out of the sheets."""
+    from the pieces, so that ``pnp diff --visual`` can cut the old faces out of the sheets;
+    ``parts``, the build's parts (stage name -> its record key, :mod:`pnp.pipeline.cache`), under
+    ``build``, so that ``pnp release`` records the files of this build and no other."""
     if positions is not None:
         snapshot = {**snapshot, "positions": positions}
+    if parts is not None:
+        snapshot = {**snapshot, "build": dict(sorted(parts.items()))}
     data = (json.dumps(snapshot, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     path = out_dir / PIECES_FILE
     try:

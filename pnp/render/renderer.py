@@ -20,8 +20,6 @@ from ..core.suggest import did_you_mean
 from ..design.layouts import Box, BoxKey, Layout, LayoutSet
 from ..design.names import drawing_key, printed_name
 from ..design.templating import MISSING, SIMPLE_RE, compiled, compiled_expression, lookup, name_hint, PLAIN_TYPES, render_key
-from ..core.units import Size
-from ..design.stamp import face_hash, stamp_text
 from ..model.pieces import Piece
 from .art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from .elements import ELEMENTS
@@ -30,7 +28,7 @@ from .ink import LowInk, hatch
 from .vision import grey
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
-from .stamp import draw_stamp, slug_finding, slug_room
+from .stamp import check_slug, stamp_piece
 
 BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
 """Colour names every game has, besides its own [colors]."""
@@ -365,24 +363,14 @@ class Renderer:
             self.report_overlaps(piece)
 
     def draw_stamp(self, c, piece: Piece, layout: Layout, trim, below: float) -> None:
-        """The version stamp of ``piece`` (its layout's ``stamp`` position) on a trim (x, y, w,
-        h) pt with ``below`` pt of room under it; a slug with too little room is a
-        ``stamp.slug-room`` warning at the layout's stamp setting."""
-        x, y, w, h = trim
-        digest = face_hash(self.layouts, piece, Size(w, h), self.game_dir)
-        self.check_slug(piece, below)
-        position = "safe-bottom-center" if self.round_piece and layout.stamp.startswith("safe") else layout.stamp
-        draw_stamp(c, stamp_text(self.version, digest), position, trim, self.layouts.safe_zone)
+        """The version stamp of ``piece`` on a trim (x, y, w, h) pt with ``below`` pt under it
+        (:func:`pnp.render.stamp.stamp_piece`)."""
+        stamp_piece(self, c, piece, layout, trim, below)
 
     def check_slug(self, piece: Piece, below: float) -> None:
-        """A ``stamp.slug-room`` warning (once per piece) when ``piece`` prints a slug stamp
-        and its slot leaves ``below`` pt under the trim, less than the stamp needs."""
-        if not self.stamp or piece.side == "back" or self.repeat_depth:
-            return
-        layout = self.layouts.layouts.get(piece.layout)
-        if layout is not None and layout.stamp == "slug" and below + 1e-6 < slug_room():
-            self.note((piece.card_key, "stamp.slug-room", "", ""),
-                      slug_finding(self.layouts.location(f"layouts.{layout.name}.stamp"), piece.card_key, below))
+        """A ``stamp.slug-room`` warning when ``piece`` has too little room below it for a
+        slug stamp (:func:`pnp.render.stamp.check_slug`)."""
+        check_slug(self, piece, below)
 
     def hatch(self, c, rect, box_type: str) -> None:
         """Hatch a fill just painted (``self.last_fill``) when the greyscale edition tells its

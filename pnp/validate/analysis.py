@@ -12,7 +12,8 @@
   use it, the most one cost needs, the sum over all costs) against what the game supplies.
 
 ``rules.toml``'s ``[analysis]`` table chooses the columns (docs/validation.md); without it,
-every deck's enum and ref columns with 2 to 15 values are tallied. :func:`analysis_renderables`
+every deck's enum, ref and yes/no columns with 2 to 15 different values are tallied (a
+``layout_column`` too). :func:`analysis_renderables`
 gives Rich tables; :func:`write_plots` writes PNG charts with matplotlib's Agg renderer, the same
 bytes for the same data. Neither Rich nor matplotlib is imported until they are needed.
 """
@@ -190,7 +191,10 @@ def crosstab(game: Game, comp: Component, rows: str, columns: str) -> CrossTab:
 
 
 def _auto_tally_columns(comp: Component) -> list[str]:
-    skip = {comp.id_column, comp.copies_column, comp.layout_column}
+    """The columns of ``comp`` tallied without ``[analysis]``: every enum, ref and bool column
+    with 2 to 15 different values in the table, the column that names each card's layout
+    (``layout_column``, a card type) included; not the id and copies columns."""
+    skip = {comp.id_column, comp.copies_column}
     out = []
     for name, spec in comp.columns.items():
         if name in skip or spec.type not in ("enum", "ref", "bool"):

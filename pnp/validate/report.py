@@ -117,6 +117,12 @@ def analysis_renderables(a: Analysis) -> list:
     from rich.table import Table
 
     out: list = []
+    if not (a.tallies or a.crosstabs or a.curves or a.needs):
+        from rich.text import Text
+
+        out.append(Padding(Text("nothing to tally: no deck has an enum, ref or yes/no column with 2 to 15 "
+                                "different values; choose columns with [analysis] tally in rules.toml "
+                                "(docs/validation.md)"), (1, 0, 0, 2), expand=False))
     by_comp: dict[str, list[Tally]] = {}
     for t in a.tallies:
         by_comp.setdefault(t.component, []).append(t)

@@ -93,10 +93,19 @@ def test_bottom_left_and_a_game_without_a_version(tmp_path):
     with doc:
         page = pages[0]
         xs, _ = cuts(page)
-        for s in stamps(page):
+        _, ys = cuts(page)
+        found = stamps(page)
+        assert found
+        for s in found:
             assert len(s.text) == 6 and not s.text.startswith("v")
             left = max(x for x in xs if x <= s.x0)
-            assert abs(s.x0 - (left + 0.125 * 72 + 0.2 * MM)) < TOL
+            bottom = max(y for y in ys if y <= s.y0)
+            # the starter's frame (area = "safe", radius 2 mm, stroke 1 pt): the glyph box's corner
+            # sits 0.2 mm inside the frame's inner arc, clear of its stroke
+            half, inner = 0.5, 2 * MM - 0.5
+            centre = 0.125 * 72 + half + inner
+            dx, dy = centre - (s.x0 - left), centre - (s.y0 - bottom)
+            assert abs(dx - dy) < TOL and abs((dx * dx + dy * dy) ** 0.5 - (inner - 0.2 * MM)) < TOL
 
 
 def test_slug_stamps_lie_below_the_trim_and_no_room_is_a_warning(tmp_path):
@@ -174,3 +183,46 @@ def test_round_tokens_carry_their_stamp_inside_the_cut_line(tmp_path):
             for x, y in ((s.x0, s.y0), (s.x1, s.y0), (s.x0, s.y1), (s.x1, s.y1)):
                 assert (x - cx) ** 2 + (y - cy) ** 2 < r ** 2
             assert abs((s.x0 + s.x1) / 2 - cx) < TOL  # centred: a corner of the safe zone is off the piece
+
+
+def test_a_stamp_too_wide_for_a_small_token_shrinks_to_fit_and_check_says_so(tmp_path):
+    """15 mm round tokens (the board-game starter's markers, made smaller): the 5 pt stamp is
+    wider than the safe zone's circle, so it prints smaller, inside that circle, and ``pnp
+    check --stamp`` reports ``stamp.fit`` at the layout, as the build does; 8 mm tokens leave
+    no room even at the smallest size: a warning, and the stamp is clipped at the safe zone."""
+    import json
+
+    from pnp.render.stamp import STAMP_MIN_SIZE
+
+    game = tmp_path / "bg"
+    new_game(game, "board-game")
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text().replace("players = [2, 4]", 'players = [2, 4]\nversion = "1.0"')
+                    .replace('size = "16mm"', 'size = "15mm"'))
+    checked = CliRunner().invoke(app, ["check", str(game), "--stamp", "--format", "json"])
+    assert checked.exit_code == 0, checked.output
+    (fit,) = [f for r in json.loads(checked.output) for f in r["findings"] if f["rule"] == "stamp.fit"]
+    boards = (game / "templates" / "boards.toml").read_text().splitlines()
+    assert fit["severity"] == "info" and fit["file"].endswith("boards.toml")
+    assert boards[fit["line"] - 1].strip() == "[layouts.marker]" and "prints at 3." in fit["message"]
+    _build(game, tmp_path / "out", "--stamp")
+    record = json.loads((tmp_path / "out" / "bg" / ".pnp-build.json").read_text())
+    (made,) = [f for e in record.values() for f in e["findings"] if f["rule"] == "stamp.fit"]
+    assert {k: made[k] for k in ("file", "line", "message")} == {k: fit[k] for k in ("file", "line", "message")}
+    safe = 0.125 * 72
+    with pdfplumber.open(tmp_path / "out" / "bg" / "bg-tokens.pdf") as pdf:
+        page = pdf.pages[1]
+        found = stamps(page)
+        sizes = {round(c["size"], 2) for c in page.chars if c["text"] in "v1.0" and c["size"] < 5.01}
+        guides = [c for c in page.curves if abs((c["x1"] - c["x0"]) - 15 * MM) < 0.1 * MM]
+        assert len(found) == 4 and len(guides) >= 4 and all(STAMP_MIN_SIZE <= z < 5 for z in sizes)
+        for s in found:
+            (g,) = [g for g in guides if g["x0"] <= s.x0 and s.x1 <= g["x1"]]
+            cx, cy = (g["x0"] + g["x1"]) / 2, page.height - (g["top"] + g["bottom"]) / 2
+            for x, y in ((s.x0, s.y0), (s.x1, s.y0), (s.x0, s.y1), (s.x1, s.y1)):
+                assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= 7.5 * MM - safe - 0.2 * MM + TOL
+            assert abs((s.x0 + s.x1) / 2 - cx) < TOL and s.y1 <= cy + TOL  # centred, in the lower half
+    toml.write_text(toml.read_text().replace('size = "15mm"', 'size = "8mm"'))
+    checked = CliRunner().invoke(app, ["check", str(game), "--stamp", "--format", "json"])
+    (tight,) = [f for r in json.loads(checked.output) for f in r["findings"] if f["rule"] == "stamp.fit"]
+    assert tight["severity"] == "warning" and "cut off at the safe zone" in tight["message"]

@@ -32,7 +32,8 @@ from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import card_page, decks_of
-from .profiles import Profile, ProfileError, bundled_profiles, load_profile, manifest_targets
+from .profiles import (URL_PREFIX_HINT, Profile, ProfileError, bundled_profiles, load_profile, manifest_targets,
+                       url_prefix_value)
 from .writers import WRITERS
 from .writers.tts import tts_card_pixels
 
@@ -63,7 +64,10 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     """
     profile = load_profile(target, game)
     if url_prefix is not None:
-        profile = replace(profile, url_prefix=url_prefix)
+        try:
+            profile = replace(profile, url_prefix=url_prefix_value(url_prefix))
+        except ValueError as exc:
+            raise ProfileError(f"--url-prefix: {exc}", hint=URL_PREFIX_HINT) from None
     if image_dpi is not None:
         profile = replace(profile, image_dpi=image_dpi)
     folder = Path(out_dir) / "export" / profile.name

@@ -21,6 +21,7 @@ import string
 import tomllib
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, Union
+from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 from msgspec import Meta, Struct
@@ -289,6 +290,30 @@ def _choices(key: str, allowed) -> tuple[str, callable]:
                                did_you_mean(value, allowed) or None)
 
 
+URL_SCHEMES = ("http", "https", "file")
+"""The URLs Tabletop Simulator loads images from: a web address, or a file on this computer."""
+URL_PREFIX_HINT = "give the folder the sheets are uploaded to, e.g. https://example.com/decks/ (or file:///C:/decks/)"
+
+
+def url_prefix_value(raw: str) -> str:
+    """``raw`` (``--url-prefix`` or a profile's ``url_prefix``) as the prefix of Tabletop
+    Simulator image URLs: an http(s) URL with a host, or a file URL, ending in exactly one ``/``
+    (added, or extra ones dropped), so that prefix + file name is the file in that folder;
+    ``''`` stays ``''`` (no prefix). Raises ValueError, saying why, for anything else."""
+    text = raw.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if any(c.isspace() for c in text):
+        raise ValueError(f"{raw!r} is not a URL: it holds a space (write it as %20)")
+    if parts.scheme not in URL_SCHEMES or (parts.scheme != "file" and not parts.netloc) \
+            or (parts.scheme == "file" and not parts.path.startswith("/")):
+        raise ValueError(f"{raw!r} is not an http(s) or file URL")
+    if parts.query or parts.fragment:
+        raise ValueError(f"{raw!r} is a folder's URL with a ? or #: a file name cannot follow it")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/", "", ""))
+
+
 def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = None) -> Profile:
     """Validate one profile's settings (``raw``, as read from TOML) into a :class:`Profile`.
     ``origin`` is the file they were read from, with ``#targets.NAME`` for a table of a game
@@ -375,6 +400,10 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
     if output == "pdf" and spec.group == "card-size" and "{deck}" in spec.file:
         raise err("file", "a profile grouped by card size cannot name its files by {deck}",
                   hint='use {size}, for example file = "{game}-{size}.pdf"')
+    try:
+        url_prefix = url_prefix_value(spec.url_prefix)
+    except ValueError as exc:
+        raise err("url_prefix", str(exc), URL_PREFIX_HINT) from None
     return Profile(
         name=name, title=spec.title or name, source=spec.source, origin=origin, output=output,
         color=spec.color, dpi=dpi, image_dpi=spec.image_dpi or (SCREEN_DPI if output == "tts" else dpi),
@@ -382,7 +411,7 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
         marks=spec.marks, sizes=sizes, page_order=PAGE_ORDERS[spec.page_order], group=spec.group,
         copies=copies, face_file=spec.face_file, back_file=spec.back_file, file=spec.file, ink=ink,
         columns=spec.columns, rows=spec.rows, max_sheet_width=spec.max_sheet_width,
-        max_sheet_height=spec.max_sheet_height, image_url=spec.image_url, url_prefix=spec.url_prefix,
+        max_sheet_height=spec.max_sheet_height, image_url=spec.image_url, url_prefix=url_prefix,
         min_text_size=spec.min_text_size, description=spec.description, products=products,
         fit_tolerance=length("fit_tolerance"), max_enlargement=spec.max_enlargement, toml=file,
     )

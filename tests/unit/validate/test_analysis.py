@@ -124,3 +124,40 @@ def test_check_does_not_import_matplotlib():
             "print('matplotlib' in sys.modules, 'pandas' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
     assert result.stdout.strip() == "False False", result.stderr
+
+
+def test_without_analysis_a_starter_deck_tallies_its_layout_enum(tmp_path):
+    """A game from ``pnp new`` with a ``kind`` enum that picks each card's layout, and no
+    ``[analysis]`` in rules.toml: the kind is tallied, and charted by --plots."""
+    from pnp.model.scaffold import new_game
+    from pnp.validate.report import analysis_renderables
+
+    game = tmp_path / "g"
+    new_game(game)
+    layouts = game / "templates" / "layouts.toml"
+    text = layouts.read_text()
+    card = text[text.index("[layouts.card]"):text.index("[layouts.card-back]")]
+    layouts.write_text(text + "\n" + card.replace("layouts.card", "layouts.action")
+                       + "\n" + card.replace("layouts.card", "layouts.place"))
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text().replace('layout = "card" ', 'layout_column = "kind" ').replace(
+        'copies = { type = "int", min = 0 }', 'copies = { type = "int", min = 0 }\n'
+        'kind = { type = "enum", values = ["action", "place"] }', 1))
+    (game / "cards.csv").write_text("id,title,cost,text,copies,kind\nspark,Spark,1,Draw.,2,action\n"
+                                    "tide,Tide,2,Pass.,2,action\nreef,Reef,3,Keep.,2,place\n")
+    assert "[analysis]" not in (game / "rules.toml").read_text()
+    data = check_game_full(GameSource(game, "g"))
+    assert not [f for f in data.findings if f.severity == "error"]
+    a = analyze(data.game, data.book)
+    (kind,) = [t for t in a.tallies if t.column == "kind"]
+    assert kind.component == "cards" and kind.counts == [("action", 4), ("place", 2)] and kind.total == 6
+    assert analysis_renderables(a)
+    (png,) = write_plots(a, tmp_path / "plots")
+    assert png.name == "cards-counts.png" and Image.open(png).size[0] > 100
+    a.tallies.clear()
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    for part in analysis_renderables(a):
+        console.print(part)
+    assert "nothing to tally" in console.export_text()
