@@ -390,3 +390,15 @@ def test_a_build_with_nothing_to_do_answers_without_loading_the_renderers(tiny, 
     (tiny / "extra.txt").write_text("a note\n")  # a new file: the run is made in full, parts kept
     full = pnp("build", str(tiny), "-o", str(out))
     assert full.stdout == run.stdout
+
+
+def test_a_game_toml_that_does_not_parse_is_named_by_its_folder(tiny):
+    """Run inside a game folder whose game.toml is broken, the report names the folder, not '.'."""
+    (tiny / "game.toml").write_text((tiny / "game.toml").read_text() + "oops = \n")
+    text = pnp("check", cwd=tiny)
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[0].split() == [tiny.name, ".", "1", "error"]
+    assert "./game.toml" in text.stdout and "48:8  error  schema.manifest" in text.stdout
+    [doc] = json.loads(pnp("check", "--format", "json", cwd=tiny).stdout)
+    assert (doc["game"], doc["title"], doc["loaded"]) == (".", tiny.name, False)
+    assert doc["findings"][0]["line"] == 48
