@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '399259c964cf2f03a03b85294fe726417d891990c7e4ae24facca537487fa980'
+SOURCES = '2bacd1e1daf86db57b213930c019834cd590427b3acbd42c7026d962cdc9d467'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
