@@ -7,9 +7,11 @@ from typing import Annotated
 import typer
 
 from .. import __version__
+from .optionerrors import PnpGroup
 from .output import out
 
 app = typer.Typer(
+    cls=PnpGroup,
     help="Print-and-play sheets, print-shop files and checks for tabletop games kept as CSV.",
     no_args_is_help=True,
     add_completion=False,
@@ -17,7 +19,7 @@ app = typer.Typer(
 )
 
 
-i18n_app = typer.Typer(help="Translation catalogues of a game: extract the strings, show the coverage.",
+i18n_app = typer.Typer(cls=PnpGroup, help="Translation catalogues of a game: extract the strings, show the coverage.",
                        no_args_is_help=True, rich_markup_mode=None)
 """``pnp i18n``: its commands are in :mod:`pnp.cli.i18n`."""
 app.add_typer(i18n_app, name="i18n")

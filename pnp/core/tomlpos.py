@@ -83,8 +83,16 @@ def toml_key_lines(text: str) -> dict[str, int]:
 
 
 def line_of(lines: dict[str, int], key: str) -> int | None:
-    """The line of ``key``, or of its closest enclosing key or table that has one."""
-    parts = key.split(".")
+    """The line of ``key``; for a table never named on a line of its own (``icon`` of
+    ``[icon.fire]``, ``total`` of ``[[total]]``), the first line of a key inside it; else the
+    line of its closest enclosing key or table that has one."""
+    found = lines.get(key)
+    if found is not None:
+        return found
+    inside = [n for k, n in lines.items() if k.startswith((key + ".", key + "["))]
+    if inside:
+        return min(inside)
+    parts = key.split(".")[:-1]
     while parts:
         found = lines.get(".".join(parts))
         if found is not None:

@@ -73,6 +73,15 @@ def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:
     return own, f"{display}/templates"
 
 
+def folder_label(display: str) -> str:
+    """How prose names a game folder that messages name ``display`` (the path as typed, or
+    ``card_data/<id>``): ``display`` itself when it ends in the folder's name
+    (``card_data/assemble``, ``../mygame``), else the folder's own name, for a command run
+    inside it (``.`` in ``mygame/`` is ``mygame``)."""
+    name = Path(display).name
+    return display if name not in ("", ".", "..") else Path(os.path.abspath(display)).name
+
+
 @dataclass(frozen=True)
 class GameSource:
     """One game as a command was given it: the folder (``path``) and how messages name it
@@ -85,6 +94,11 @@ class GameSource:
     display: str
     templates_dir: Path | None = None
     templates_display: str = ""
+
+    @property
+    def label(self) -> str:
+        """How prose names the game folder (:func:`folder_label`): ``mygame`` rather than ``.``."""
+        return folder_label(self.display)
 
     @property
     def layouts_display(self) -> str:

@@ -34,9 +34,10 @@ DELIMITER_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
 Scalar = Union[str, int, float, bool]
 
 
-class GameTable(Struct):
-    """``[game]``: the game's id, its title, ``players = [min, max]`` and the ``version`` its
-    pieces are stamped with and releases are named by (docs/versions.md)."""
+class GameTable(Struct, forbid_unknown_fields=True):
+    """``[game]``: the game's id, its title, ``players = [min, max]``, the ``version`` its
+    pieces are stamped with and releases are named by (docs/versions.md) and the
+    ``languages`` it is published in (docs/translating.md). Any other setting is refused."""
 
     id: str
     title: str
@@ -112,15 +113,27 @@ class TotalTable(Struct, forbid_unknown_fields=True):
     where: dict[str, Scalar] = {}
 
 
-class ManifestFile(Struct):
-    """The whole of game.toml; other top-level tables (``[rules]``, ``[targets]``) are kept for
-    the stages that read them."""
+class ManifestFile(Struct, forbid_unknown_fields=True):
+    """The whole of game.toml: every top-level table it may have (docs/game-format.md, "Other
+    tables of game.toml"). The tables read here are checked here; ``[rules]`` (templates and
+    rules.toml), ``[fonts]`` (pnp.design.fonts), ``[boxes]`` (pnp.outputs.boxspec),
+    ``[targets]`` (pnp.outputs.export.profiles) and ``[accessibility]`` (pnp.outputs.access)
+    are kept for the stages that read them. A table of any other name is refused."""
 
     game: dict[str, Any]
     components: dict[str, Any]
     totals: list[Any] = []
     colors: dict[str, Any] = {}
     build: dict[str, Any] = {}
+    rules: dict[str, Any] = {}
+    fonts: dict[str, Any] = {}
+    boxes: dict[str, Any] = {}
+    targets: dict[str, Any] = {}
+    accessibility: dict[str, Any] = {}
+
+
+TOP_TABLES = tuple(ManifestFile.__struct_fields__)
+"""The top-level tables game.toml may have, in the order the docs list them."""
 
 
 VERSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -219,7 +232,8 @@ def _component(file: TomlFile, game_dir: Path, display_root: str, cid: str, data
         try:
             card_size = units.parse_size(spec.card_size, units.CARD_SIZES)
         except ValueError as exc:
-            raise error(f"{where}.card_size", str(exc)) from None
+            raise error(f"{where}.card_size", str(exc),
+                        did_you_mean(spec.card_size.strip().lower(), units.CARD_SIZES) or None) from None
     elif kind == "deck":
         raise error(f"{where}.card_size", f"deck {cid!r} needs a card_size",
                     'for example card_size = "poker" (63.5 x 88.9 mm) or "63mm x 88mm"')
@@ -341,8 +355,9 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
         raise ManifestError("not UTF-8 text", location=Location(display), hint="save game.toml as UTF-8",
                             rule="schema.manifest") from None
     file = TomlFile.of_text(display, text)
+    _known_tables(file, data)
     top = check(data, ManifestFile, file, "", ManifestError)
-    game = check(top.game, GameTable, file, "game", ManifestError)
+    game = check(top.game, GameTable, file, "game", ManifestError, what="game setting")
     if not ID_RE.match(game.id):
         raise file.error("game.id", f"game id {game.id!r} may hold only letters, digits, '-', '_' and '.'", None,
                          ManifestError)
@@ -362,6 +377,27 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
                              'for example red = "#C0392B"', ManifestError)
     return Game(game.id, game.title, game_dir, game.players[0], game.players[1], components, totals, data,
                 display_root, version=game.version, stamp=build.stamp, languages=languages)
+
+
+def _known_tables(file: TomlFile, data: dict[str, Any]) -> None:
+    """Refuse a top-level table or setting of game.toml that is not one of :data:`TOP_TABLES`
+    (a misspelt ``[colours]`` or ``[[total]]`` would otherwise be read as nothing), at its line
+    with the closest name. Raises ManifestError."""
+    for key, value in data.items():
+        if key in TOP_TABLES:
+            continue
+        where = file.location(key)
+        array = isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+        if array or isinstance(value, dict):
+            message = f"unknown table [[{key}]]" if array else f"unknown table [{key}]"
+        else:
+            message = f"unknown setting {key!r} outside every table"
+        tables = "game.toml's tables: " + ", ".join(TOP_TABLES)
+        if key in GameTable.__struct_fields__ and not isinstance(value, dict):
+            hint = f"{key} is a setting of the game: write it under [game]"
+        else:
+            hint = did_you_mean(key, TOP_TABLES, tables)
+        raise ManifestError(message, location=where, hint=hint, rule="schema.manifest")
 
 
 def _languages(file: TomlFile, codes: list[str]) -> tuple[str, ...]:

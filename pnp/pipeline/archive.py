@@ -107,5 +107,5 @@ def unpack(source: GameSource, version: str, release: dict, option: str = "--sin
             zf.extractall(root)
         game_dir = root / GAME
         old_templates = root / templates if isinstance(templates, str) else None
-        yield GameSource(game_dir, f"{source.display} at release {version}", old_templates,
+        yield GameSource(game_dir, f"{source.label} at release {version}", old_templates,
                          f"{source.templates_display} at release {version}")

@@ -146,7 +146,7 @@ def checkout(source: GameSource, ref: str, option: str = "--since"):
         old_dir = root / folders[0]
         old_templates = (root / folders[1]) if len(folders) > 1 else \
             (old_dir / templates.relative_to(game_dir) if templates is not None else None)
-        yield GameSource(old_dir, f"{source.display} at {ref}", old_templates, f"{source.templates_display} at {ref}")
+        yield GameSource(old_dir, f"{source.label} at {ref}", old_templates, f"{source.templates_display} at {ref}")
 
 
 def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:
@@ -167,7 +167,7 @@ def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: Load
         path = out_dir / PIECES_FILE
         if not path.is_file():
             known = releases(source.path)
-            raise PnpError(f"{option} last: {source.display} has no build in {out_dir} to compare with",
+            raise PnpError(f"{option} last: {source.label} has no build in {out_dir} to compare with",
                            rule="versions.ref",
                            hint="build it first (pnp build), or give --since a release"
                            + (f" ({', '.join(known)})" if known else "") + " or a git revision")
@@ -181,7 +181,7 @@ def resolve_since(source: GameSource, out_dir: Path, ref: str | None, load: Load
             return f"git revision {ref}", found
     known = releases(source.path)
     where = "a release" + (f" ({', '.join(known)})" if known else " (there are none: pnp release makes them)")
-    raise PnpError(f"{option} {ref}: no release {ref} of {source.display}"
+    raise PnpError(f"{option} {ref}: no release {ref} of {source.label}"
                    + ("" if _in_git(source.path) else ", and the game folder is not in git")
                    + ("" if not _in_git(source.path) else f", and no git revision {ref}"),
                    rule="versions.ref", hint=f"give last (the last build), {where} or a git revision")

@@ -133,7 +133,7 @@ class PreviewSession:
         self.settings = settings or BuildSettings(SheetOptions(contact_sheets=False))
         self.dpi = dpi
         self.version = 0
-        self.title = source.display
+        self.title = source.label
         self.listing = Listing()
         self._previous: dict[str, Recipe] = {}
         self.errors: list[dict] = []

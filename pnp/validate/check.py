@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..core.errors import DataError, ManifestError
 from ..core.findings import Finding, sort_key
 from ..model.game import Game
-from ..model.games import GameSource
+from ..model.games import GameSource, folder_label
 from ..model.load import GameDataErrors, LoadOptions, load_game
 from .fonts import check_fonts
 from .layout_check import check_art_paths
@@ -120,8 +120,9 @@ class CheckResult:
 
     @property
     def title(self) -> str:
-        """The game's title; when it did not load, game.toml's title, or else its folder."""
-        return self.game.title if self.game is not None else (self.manifest_title or self.display)
+        """The game's title; when it did not load, game.toml's title, or else the folder's name
+        (:func:`pnp.model.games.folder_label`: ``mygame`` for a check run inside it, not ``.``)."""
+        return self.game.title if self.game is not None else (self.manifest_title or folder_label(self.display))
 
 
 def manifest_title(folder) -> str:
@@ -142,12 +143,14 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     try:
         game = load_game(source.path, display, options)
     except ManifestError as exc:
-        return CheckResult(display, None, [_from_error(exc, "schema.manifest")], files=[f"{display}/game.toml"])
+        return CheckResult(display, None, [_from_error(exc, "schema.manifest")], files=[f"{display}/game.toml"],
+                           manifest_title=manifest_title(source.path))
     except GameDataErrors as exc:
         return CheckResult(display, None, [_from_error(e) for e in exc.errors], files=[f"{display}/game.toml"],
                            manifest_title=manifest_title(source.path))
     except DataError as exc:
-        return CheckResult(display, None, [_from_error(exc, "schema.file")], files=[f"{display}/game.toml"])
+        return CheckResult(display, None, [_from_error(exc, "schema.file")], files=[f"{display}/game.toml"],
+                           manifest_title=manifest_title(source.path))
     findings = check_totals(game) + check_blank_rows(game) + check_zero_copies(game)
     book, problems = load_rulebook(game)
     findings += problems

@@ -103,10 +103,11 @@ def report_lines(result, strict: bool = False, infos: bool = True) -> list[tuple
 
 
 def report_dict(result) -> dict:
-    """One game's result for ``--format json``: game, title, outcome counts, findings (each
-    with ``pieces`` and ``count`` when it stands for several)."""
+    """One game's result for ``--format json``: game, title (for a game that did not load,
+    game.toml's title, or else the folder's name), outcome counts, findings (each with
+    ``pieces`` and ``count`` when it stands for several)."""
 
-    return {"game": result.display, "title": result.title if result.loaded else None,
+    return {"game": result.display, "title": result.title,
             "loaded": result.loaded, "rules_checked": result.rules_checked,
             "counts": counts(result.findings), "findings": [f.as_dict() for f in result.findings]}
 

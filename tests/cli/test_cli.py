@@ -92,8 +92,11 @@ def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--paper", "b7"], "Invalid value for '--paper'"),
-    (["--flip", "sideways"], "Invalid value for '--flip'"),
+    (["--paper", "A4x"], "Invalid value for '--paper': 'A4x' is not a paper size; did you mean 'a4'? one of "
+                         "letter, a4, a5, half-letter, a3, tabloid, legal\n"),
+    (["--flip", "sideways"], "Invalid value for '--flip': 'sideways' is not a duplex flip; one of long, short\n"),
+    (["--image-dpi", "0"], "Invalid value for '--image-dpi': '0' is below the least resolution, 36 px/in\n"),
+    (["--image-dpi", "fine"], "Invalid value for '--image-dpi': 'fine' is not a whole number of px/in\n"),
     (["--back-offset", "1"], "Invalid value for '--back-offset': '1' needs two values, X,Y"),
     (["--back-offset", "30,0"], "Invalid value for '--back-offset': '30,0' moves the backs more than 10 mm"),
     (["--margin", "5"], "Invalid value for '--margin': '5' is not a length with a unit"),
@@ -119,7 +122,8 @@ def test_choices_are_any_case_and_shown_in_help(tiny, tmp_path):
     assert "letter|a4|a5|half-letter|a3|tabloid|legal" in usage and "long|short" in usage
     assert "text|json" in pnp("check", "--help").stdout
     assert pnp("check", str(tiny), "--format", "JSON").stdout.lstrip().startswith("[")
-    assert "Invalid value for '--jobs'" in pnp("export", str(tiny), "-t", "tgc", "--jobs", "0").stderr
+    assert "Invalid value for '--jobs': '0' is below the least number of processes, 1\n" in pnp(
+        "export", str(tiny), "-t", "tgc", "--jobs", "0").stderr
 
 
 def test_build_refuses_data_with_errors_unless_forced(tiny, tmp_path):
@@ -391,3 +395,15 @@ def test_a_build_with_nothing_to_do_answers_without_loading_the_renderers(tiny, 
     (tiny / "extra.txt").write_text("a note\n")  # a new file: the run is made in full, parts kept
     full = pnp("build", str(tiny), "-o", str(out))
     assert full.stdout == run.stdout
+
+
+def test_a_game_toml_that_does_not_parse_is_named_by_its_folder(tiny):
+    """Run inside a game folder whose game.toml is broken, the report names the folder, not '.'."""
+    (tiny / "game.toml").write_text((tiny / "game.toml").read_text() + "oops = \n")
+    text = pnp("check", cwd=tiny)
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[0].split() == [tiny.name, ".", "1", "error"]
+    assert "./game.toml" in text.stdout and "48:8  error  schema.manifest" in text.stdout
+    [doc] = json.loads(pnp("check", "--format", "json", cwd=tiny).stdout)
+    assert (doc["game"], doc["title"], doc["loaded"]) == (".", tiny.name, False)
+    assert doc["findings"][0]["line"] == 48

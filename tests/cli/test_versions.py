@@ -106,6 +106,13 @@ def test_an_unknown_ref_is_a_clear_error_with_a_hint(tmp_path):
     assert "pnp release" in done.exception.hint
 
 
+def test_a_ref_error_inside_the_game_folder_names_the_folder(tmp_path, monkeypatch):
+    game = make_game(tmp_path)
+    monkeypatch.chdir(game)
+    done = run("diff", "--since", "9.9", ok=False)
+    assert f"--since 9.9: no release 9.9 of {game.name}, and" in str(done.exception)
+
+
 def test_a_release_is_a_reference_for_later_diffs_and_no_input_of_the_build(tmp_path):
     import hashlib
 

@@ -323,3 +323,13 @@ def _titles(svg):
     root = ET.parse(svg).getroot()
     layer = next(g for g in root.iter(f"{ns}g") if g.get("id") == "cut")
     return [(p.get("d"), p.findtext(f"{ns}title") or "") for p in layer.iter(f"{ns}path")]
+
+
+def test_a_misspelt_cutter_profile_suggests_the_closest():
+    from pnp.core.errors import BuildError
+    from pnp.outputs.cut.profile import load_profile
+
+    with pytest.raises(BuildError) as info:
+        load_profile("silhuette")
+    assert info.value.rule == "cut.profile" and info.value.message == "no cutter profile 'silhuette'"
+    assert info.value.hint.startswith("did you mean 'silhouette'? --cut cricut, generic, silhouette")

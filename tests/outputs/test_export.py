@@ -718,3 +718,13 @@ def test_a_bundled_game_exports_to_drivethrucards(tmp_path):
         assert ops and set(ops) <= {"k", "K"}
         assert max(sum(v) for v in cmyk_ops(pdf_path)) <= 2.40 + 1e-6
         assert sum(1 for r in rows if r["file"] == pdf_path.name) == len(reader.pages)
+
+
+def test_targets_that_are_not_tables_are_refused_at_their_line(tiny):
+    from pnp.model.load import load_game
+    from pnp.outputs.export.profiles import manifest_targets
+
+    (tiny / "game.toml").write_text((tiny / "game.toml").read_text() + "\n[targets]\ntgc = 5\n")
+    with pytest.raises(ProfileError) as info:
+        manifest_targets(load_game(tiny, "g"))
+    assert str(info.value.location) == "g/game.toml:50 (targets.tgc)"

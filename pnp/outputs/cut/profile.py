@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.errors import BuildError, Location
+from ...core.suggest import did_you_mean
 from ...core.tomlpos import line_of, toml_key_lines
 from ...core.units import MM, Size, paper as paper_size
 from ...geometry.registration import CutterSheet, Mark, rect_from_top_left, from_top_left
@@ -73,7 +74,8 @@ def load_profile(spec: str) -> CutterProfile:
     if not path.is_file():
         known = sorted(p.stem for p in PROFILES.glob("*.toml"))
         raise BuildError(f"no cutter profile {spec!r}", rule="cut.profile",
-                         hint="--cut " + ", ".join(known) + ", or a path to a profile .toml (docs/cutting.md)")
+                         hint=did_you_mean(spec.lower(), known, "--cut " + ", ".join(known)
+                                           + ", or a path to a profile .toml (docs/cutting.md)"))
     text = path.read_text(encoding="utf-8")
     display = path.name if path.parent == PROFILES else str(path)
     try:

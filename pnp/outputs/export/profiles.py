@@ -136,12 +136,23 @@ def manifest_targets(game: Game) -> list[str]:
     raw = game.manifest.get("targets")
     if raw is None:
         return []
-    display = f"{game.display_root}/game.toml"
     if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+        bad = next((f"targets.{k}" for k, v in raw.items() if not isinstance(v, dict)), "targets") \
+            if isinstance(raw, dict) else "targets"
         raise ProfileError("targets must be a table of [targets.NAME] tables",
-                           location=Location(display, column_name="targets"),
+                           location=_manifest_file(game).location(bad),
                            hint="for example [targets.dtc] (empty to use the bundled profile as it is)")
     return list(raw)
+
+
+def _manifest_file(game: Game) -> TomlFile:
+    """``game``'s game.toml with the line of each key, for messages about its ``[targets]``
+    (no lines when the file cannot be read again)."""
+    display = f"{game.display_root}/game.toml"
+    try:
+        return TomlFile.of_text(display, (game.path / "game.toml").read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return TomlFile(display)
 
 
 def _read_toml(path: Path, display: str) -> tuple[dict, str]:
@@ -191,15 +202,15 @@ def _raw_profile(target: str, game: Game | None,
             text = (game.path / "game.toml").read_text(encoding="utf-8-sig")
         except OSError:
             text = ""
+        mfile = TomlFile.of_text(manifest, text)
         if not isinstance(raw, dict):
-            raise ProfileError(f"[targets.{target}] must be a table",
-                               location=Location(manifest, column_name=f"targets.{target}"))
+            raise ProfileError(f"[targets.{target}] must be a table", location=mfile.location(f"targets.{target}"))
         if "extends" not in raw and target in bundled:
             raw = {**raw, "extends": target}
         elif "extends" not in raw and "output" not in raw:
             close = did_you_mean(target, bundled)
             raise ProfileError(f"[targets.{target}] is no bundled target and gives neither extends nor output",
-                               location=TomlFile.of_text(manifest, text).location(f"targets.{target}"),
+                               location=mfile.location(f"targets.{target}"),
                                hint=(close + " " if close else "") + 'start from a bundled target with extends = '
                                '"tgc" (' + ", ".join(bundled) + "), or give output = " + " | ".join(OUTPUTS))
     elif target in bundled:
@@ -209,7 +220,7 @@ def _raw_profile(target: str, game: Game | None,
         if ("manifest", target) in chain:
             raise ProfileError("profiles extend each other in a cycle: "
                                + " -> ".join([n for _, n in chain] + [target]),
-                               location=Location(manifest, column_name=f"targets.{target}.extends"))
+                               location=_manifest_file(game).location(f"targets.{target}.extends"))
         known = list(bundled) + [t for t in targets if t not in bundled]
         raise ProfileError(f"no target {target!r}", hint=did_you_mean(
             target, known, "targets: " + ", ".join(known) + "; or give a path to a .toml profile"))
@@ -226,7 +237,13 @@ def _raw_profile(target: str, game: Game | None,
             raise ProfileError("profiles extend each other too deeply", location=file.location("extends"))
         if kind == "file" and parent.endswith(".toml") and not Path(parent).is_absolute():
             parent = str(path.parent / parent)  # a profile file extends files beside it
-        _, base, _, _ = _raw_profile(parent, game, chain + ((kind, name),))
+        try:
+            _, base, _, _ = _raw_profile(parent, game, chain + ((kind, name),))
+        except ProfileError as exc:
+            if exc.location is not None:
+                raise
+            raise ProfileError(exc.message, location=file.location("extends"), hint=exc.hint,
+                               rule=exc.rule) from None  # an unknown parent: at the extends naming it
         raw = _merge(base, raw)
     return name, raw, origin, file
 
@@ -360,7 +377,8 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
             try:
                 sizes[sname] = parse_size(trim, CARD_SIZES)
             except ValueError as exc:
-                raise err(f"sizes.{sname}", str(exc)) from None
+                raise err(f"sizes.{sname}", str(exc),
+                          hint=did_you_mean(str(trim).strip().lower(), CARD_SIZES) or None) from None
     ink = None
     if spec.color == "cmyk":
         limit, rich = spec.ink_limit, spec.rich_black

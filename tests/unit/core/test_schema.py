@@ -77,3 +77,11 @@ def test_a_file_with_a_prefix_locates_keys_inside_its_table():
     assert file.location("dpi").line == 5 and file.location("dpi").column_name == "targets.shop.dpi"
     assert file.location("bleed").line == 4  # not written: the table's own line
     assert file.location("fill, drawing layout card").line == 4
+
+
+def test_a_table_named_only_by_its_sub_tables_is_at_the_first_of_them():
+    text = "[game]\nid = 'x'\n\n[icon.fire]\nshape = 'circle'\n\n[icon.leaf]\n\n[[total]]\ncount = 1\n"
+    file = TomlFile.of_text("g/layouts.toml", text)
+    assert file.location("icon").line == 4  # [icon.fire]: "icon" has no line of its own
+    assert file.location("total").line == 9  # [[total]]: its first entry
+    assert file.location("game.title").line == 1  # not written: still its table's line
