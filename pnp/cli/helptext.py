@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '1939a4db4fa1e0d747114e8b52fe04d380d77bedd531b9a38a41721af7ebcf42'
+SOURCES = 'f2861e7063d5ff71192bddb6da19530a91f9e1b8dcc6755596f32c2d10379cf6'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
