@@ -123,6 +123,17 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
     return [report if report is not None else next(made) for report in reports]
 
 
+def _list_files(verb: str, files: list[Path], many: str, one: str) -> None:
+    """Print each of ``files`` on its own line after ``verb``, or, past :data:`MAX_LISTED`, how
+    many there are under their common folder."""
+    if len(files) > MAX_LISTED:
+        folder = Path(os.path.commonpath([str(f.parent) for f in files]))
+        out.print(f"    {verb} {len(files)} files under {escape(str(folder))}{many}")
+    else:
+        for f in files:
+            out.print(f"    {verb} {escape(str(f))}{one}")
+
+
 def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
     """Print one game's build: its outcome line, each part (``describe(name, result)`` says what
     it made) with the files written or kept (not when ``quiet``; a refused run lists only what it
@@ -140,18 +151,8 @@ def print_build(report, strict: bool, describe, quiet: bool = False) -> bool:
         what = describe(name, result)
         if what:
             out.print(f"  {escape(name)}: {what}")
-        if len(result.files) > MAX_LISTED:
-            folder = Path(os.path.commonpath([str(f.parent) for f in result.files]))
-            out.print(f"    wrote {len(result.files)} files under {escape(str(folder))}")
-        else:
-            for f in result.files:
-                out.print(f"    wrote {escape(str(f))}")
-        if len(result.removed) > MAX_LISTED:
-            folder = Path(os.path.commonpath([str(f.parent) for f in result.removed]))
-            out.print(f"    removed {len(result.removed)} files under {escape(str(folder))} that this build no longer makes")
-        else:
-            for f in result.removed:
-                out.print(f"    removed {escape(str(f))} (this build no longer makes it)")
+        _list_files("wrote", result.files, "", "")
+        _list_files("removed", result.removed, " that this build no longer makes", " (this build no longer makes it)")
     for name, files in ({} if quiet else report.kept).items():
         if files:
             out.print(f"  {escape(name)}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)")
