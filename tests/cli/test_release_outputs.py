@@ -8,19 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pnp.cli import typer_app
+from clirun import run
 from pnp.model.scaffold import new_game
 
-app = typer_app()
 
-
-def run(*args: str, ok: bool = True):
-    done = CliRunner().invoke(app, list(args))
-    if ok:
-        assert done.exit_code == 0, done.output
-    return done
 
 
 def recorded(out: Path) -> dict[str, dict]:

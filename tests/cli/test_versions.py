@@ -7,19 +7,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from pnp.cli import typer_app
-
-app = typer_app()
+from clirun import run
 from pnp.model.scaffold import new_game
-
-
-def run(*args: str, ok: bool = True):
-    done = CliRunner().invoke(app, list(args))
-    if ok:
-        assert done.exit_code == 0, done.output
-    return done
 
 
 def make_game(tmp_path: Path) -> Path:

@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from typer.testing import CliRunner
 
-from pnp.cli import typer_app
+from clirun import run
 from pnp.model.games import source_of
 from pnp.model.load import load_game
 from pnp.model.scaffold import new_game
 from pnp.pipeline.versions import current_snapshot
 
-app = typer_app()
 
 RESOURCES = """
 [components.resources]
@@ -73,12 +71,6 @@ image = "art/map.png"
 area = "trim"
 """
 
-
-def run(*args: str, ok: bool = True):
-    done = CliRunner().invoke(app, list(args))
-    if ok:
-        assert done.exit_code == 0, done.output
-    return done
 
 
 def picture(path: Path, colour: tuple[int, int, int]) -> None:

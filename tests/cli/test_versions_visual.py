@@ -13,22 +13,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pnp.cli import typer_app
+from clirun import run
 
 pytestmark = pytest.mark.slow  # a build, a release and several visual diffs of one game
 
-app = typer_app()
 DPI = 300  # the resolution the old faces are cut out of the sheets at (pnp.outputs.visual.PICTURE_DPI)
 POKER = (63.5 * 72 / 25.4, 88.9 * 72 / 25.4)
-
-
-def run(*args: str, ok: bool = True):
-    done = CliRunner().invoke(app, list(args))
-    if ok:
-        assert done.exit_code == 0, done.output
-    return done
 
 
 def _art(path: Path, colour: tuple[int, int, int], mark: tuple[int, int, int] | None = None) -> None:
