@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'f2861e7063d5ff71192bddb6da19530a91f9e1b8dcc6755596f32c2d10379cf6'
+SOURCES = 'ab9a9e523e5436cba1c45e9a569dc939ed60b460f8b1323c1de32e2c3d379afd'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
