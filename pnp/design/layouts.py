@@ -273,13 +273,23 @@ def _check_settings(props: dict, file: TomlFile, key: str) -> None:
             raise _error(file, f"{key}.{name}", f"{name} cannot be negative")
 
 
+_LOADED: dict[tuple, LayoutSet] = {}
+"""Layout sets already read in this process, by everything they are made of (the file's path and
+text, its display name, the colours and the fonts): a build reads each game's designs for its
+cards, boards, rulebook, snapshot and checks, and a preview reads them again after every save."""
+
+_LOADED_MAX = 64
+
+
 def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
                  filename: str = LAYOUTS_FILE, fonts: FontSet = BUNDLED) -> LayoutSet:
     """Read ``filename`` (default ``layouts.toml``) in ``template_dir``, resolving ``extends``.
 
     Board and token designs use the same format in ``boards.toml``. Raises LayoutError naming
     the file and key for unknown box types, settings or parents, cycles in ``extends``, and
-    lengths without units.
+    lengths without units. Each call returns a LayoutSet of its own (its tables and caches may
+    be changed by the caller); a file read before with the same text, colours and fonts is not
+    parsed again.
     """
     path = template_dir / filename
     file = TomlFile(display)
@@ -287,13 +297,29 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
         raise _error(file, None, f"no {filename}", hint=f"each game's designs live in templates/<game>/{filename}")
     try:
         text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
+                     hint="save the file as UTF-8") from None
+    key = (str(path), display, text, tuple(sorted(colors.items())),
+           None if fonts is BUNDLED else tuple(sorted((n, repr(f)) for n, f in fonts.families.items())))
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        loaded = _parse_layouts(path, display, text, colors, fonts)
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = loaded
+    return replace(loaded, layouts=dict(loaded.layouts), icons=dict(loaded.icons), colors=dict(loaded.colors),
+                   names={}, piece_fields={}, files=dict(loaded.files))
+
+
+def _parse_layouts(path: Path, display: str, text: str, colors: dict[str, str], fonts: FontSet) -> LayoutSet:
+    """The LayoutSet written in ``text`` (the file at ``path``): see :func:`load_layouts`."""
+    file = TomlFile(display)
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
         raise LayoutError(message, location=where, rule="layout.file", hint=toml_hint(message)) from None
-    except UnicodeDecodeError as exc:
-        raise _error(file, None, f"not UTF-8 text (byte offset {exc.start})",
-                     hint="save the file as UTF-8") from None
     file = TomlFile.of_text(display, text)
     top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting", rule="layout.file")
     safe_zone = _length(top.safe_zone, file, "safe_zone")

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from ..model.pieces import Piece
 from .elements import COMMON_EXPRESSIONS, ELEMENT_SPECS
 from .layouts import LayoutSet
-from .templating import layout_env
+from .templating import parse_template
 
 EXPRESSION_KEYS = frozenset(COMMON_EXPRESSIONS).union(*(s.expressions for s in ELEMENT_SPECS.values()))
 """Settings that are bare expressions in whatever kind of box gives them."""
@@ -56,7 +56,7 @@ def _parsed(layouts: LayoutSet, name: str) -> list | None:
         sources += [v for v in (icon.fill, icon.stroke, icon.label_color) if isinstance(v, str)
                     and ("{{" in v or "{%" in v)]
     try:
-        return [layout_env().parse(source) for source in sources]
+        return [parse_template(source) for source in sources]
     except TemplateError:
         return None
 
@@ -148,7 +148,7 @@ def printed_name(raw: str) -> str | None:
     from jinja2 import TemplateError, meta, nodes
 
     try:
-        tree = layout_env().parse(raw)
+        tree = parse_template(raw)
     except TemplateError:
         return None
     body = tree.body

@@ -105,6 +105,21 @@ def layout_env():
     return _LAYOUT_ENV
 
 
+_TREES: dict[str, object] = {}
+
+
+def parse_template(source: str):
+    """The Jinja2 syntax tree of ``source`` in :func:`layout_env` (a ``jinja2.nodes.Template``),
+    parsed once per process and shared: callers only read it. Raises
+    ``jinja2.TemplateError`` when it does not parse (not cached, so each caller reports it)."""
+    tree = _TREES.get(source)
+    if tree is None:
+        if len(_TREES) >= 8192:
+            _TREES.clear()
+        tree = _TREES[source] = layout_env().parse(source)
+    return tree
+
+
 CACHE_ENV = "PNP_CACHE_DIR"
 """Environment variable naming the folder compiled templates are kept in between runs (empty:
 keep none). Default ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
@@ -215,7 +230,7 @@ def reads(source: str) -> tuple[str, ...] | None:
         from jinja2 import TemplateError, meta
 
         try:
-            names = meta.find_undeclared_variables(layout_env().parse(source))
+            names = meta.find_undeclared_variables(parse_template(source))
         except TemplateError:
             names = None
         _READS[source] = None if names is None or "random" in source else tuple(sorted(names))

@@ -105,10 +105,15 @@ def seen(color, vision: str) -> tuple[float, float, float]:
 
 
 def difference(a, b, vision: str = "normal") -> float:
-    """CAM02-UCS ΔE between two colours as seen with ``vision``."""
+    """CAM02-UCS ΔE between two colours as seen with ``vision`` (each pair worked out once)."""
+    return _difference(seen(a, vision), seen(b, vision))
+
+
+@lru_cache(maxsize=16384)
+def _difference(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
     from colorspacious import deltaE
 
-    return float(deltaE(seen(a, vision), seen(b, vision), input_space="sRGB1"))
+    return float(deltaE(a, b, input_space="sRGB1"))
 
 
 def simulate_image(image, vision: str):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -23,7 +24,7 @@ from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import line_of
 from ..design.names import EXPRESSION_KEYS
-from ..design.templating import layout_env
+from ..design.templating import parse_template
 from ..model.game import Game
 from .rulesfile import RuleBook
 
@@ -123,21 +124,21 @@ def rules_toml_refs(book: RuleBook) -> set[str]:
     return found
 
 
-def _jinja_refs(source: str, expression: bool = False) -> set[str]:
+@lru_cache(maxsize=1024)
+def _jinja_refs(source: str, expression: bool = False) -> frozenset[str]:
     """The ``rules.…`` paths a Jinja2 template (or, with ``expression``, a bare expression such
     as a ``when``) reads, through names set to ``rules`` or a table of it too
-    (``{% set R = rules %}`` … ``R.hand_limit``)."""
+    (``{% set R = rules %}`` … ``R.hand_limit``); cached per source."""
     if "rules" not in source:
-        return set()  # every path read starts from the name rules, in this same source
+        return frozenset()  # every path read starts from the name rules, in this same source
     from jinja2 import TemplateError, nodes
 
-    env = layout_env()
     if expression:
         source = "{{ (" + source + ") }}"
     try:
-        tree = env.parse(source)
+        tree = parse_template(source)
     except TemplateError:
-        return set()  # prose, or a template whose error the part that runs it reports
+        return frozenset()  # prose, or a template whose error the part that runs it reports
 
     def chain(node) -> tuple[Any, list[str], list[int]]:
         """The name a Getattr/Getitem chain starts from, its steps (outermost last) and the
@@ -176,7 +177,7 @@ def _jinja_refs(source: str, expression: bool = False) -> set[str]:
     for name in tree.find_all(nodes.Name):
         if name.name in aliases and id(name) not in covered | targets:
             found.add(aliases[name.name])  # used whole: every key under it
-    return found
+    return frozenset(found)
 
 
 def template_refs(templates_dir: Path | None) -> set[str]:

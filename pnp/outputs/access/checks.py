@@ -20,7 +20,7 @@ from itertools import combinations
 
 from ...core.findings import Finding
 from ...design.layouts import LayoutSet
-from ...design.templating import layout_env
+from ...design.templating import parse_template
 from ...render import vision
 from .walk import Shown, resolve
 
@@ -51,7 +51,7 @@ def _names(raw) -> list[str]:
     from jinja2 import TemplateError, meta
 
     try:
-        return sorted(meta.find_undeclared_variables(layout_env().parse(raw)) - _NOT_CATEGORIES)
+        return sorted(meta.find_undeclared_variables(parse_template(raw)) - _NOT_CATEGORIES)
     except TemplateError:
         return []
 

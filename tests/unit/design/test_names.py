@@ -55,3 +55,16 @@ def test_a_template_that_does_not_parse_makes_the_drawing_unknown(tmp_path):
     broken = layouts_with(tmp_path, "{{ title ")
     assert template_names(broken, "card") is None and drawing_key(broken, piece(1)) is None
     assert template_names(broken, "no-such-layout") is None
+
+
+def test_layouts_read_again_are_separate_sets_and_follow_the_file(tmp_path):
+    first = layouts_with(tmp_path, "{{ title }}")
+    template_names(first, "card")
+    second = load_layouts(tmp_path, "layouts.toml", {})
+    assert second is not first and second.layouts is not first.layouts
+    assert second.names == {}  # what one caller found out is not another's
+    second.layouts.pop("card")
+    assert "card" in load_layouts(tmp_path, "layouts.toml", {}).layouts
+    changed = layouts_with(tmp_path, "{{ piece.copy }}")
+    assert template_names(changed, "card") == frozenset({"piece"})
+    assert load_layouts(tmp_path, "layouts.toml", {"red": "#ff0000"}).colors == {"red": "#ff0000"}
