@@ -21,8 +21,6 @@ import io
 import math
 from dataclasses import dataclass, field
 
-import ezdxf
-
 from ...core.units import MM, Size
 from ...geometry.registration import rounded_rect_path
 
@@ -112,6 +110,8 @@ def _mmf(v: float) -> float:
 
 def write_dxf(outlines: list[Outline]) -> bytes:
     """The DXF cut file of one sheet (see the module docstring)."""
+    import ezdxf  # half a second to import (numpy with it): only a build with --cut pays it
+
     ezdxf.options.write_fixed_meta_data_for_testing = True
     doc = ezdxf.new("R2010", setup=False)
     doc.units = ezdxf.units.MM
