@@ -136,6 +136,9 @@ class LayoutSet:
     layouts and icons of layouts.toml)."""
     fonts: FontSet = field(default_factory=lambda: BUNDLED, repr=False, compare=False)
     """The fonts the designs may name: the bundled ones and the game's ``[fonts]``."""
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    """What is worked out from these designs alone, once (the face hash's per-layout parts,
+    :func:`pnp.design.stamp.face_hash`)."""
 
     def location(self, key: str | None) -> Location:
         """Where ``key`` is written (a dotted key such as ``layouts.card.boxes.title.fill``,
@@ -309,7 +312,7 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
             _LOADED.clear()
         _LOADED[key] = loaded
     return replace(loaded, layouts=dict(loaded.layouts), icons=dict(loaded.icons), colors=dict(loaded.colors),
-                   names={}, piece_fields={}, files=dict(loaded.files))
+                   names={}, piece_fields={}, memo={}, files=dict(loaded.files))
 
 
 def _parse_layouts(path: Path, display: str, text: str, colors: dict[str, str], fonts: FontSet) -> LayoutSet:

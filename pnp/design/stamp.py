@@ -117,15 +117,23 @@ def face_hash(layouts: LayoutSet, piece: Piece, size: Size, game_dir: Path) -> s
     so it changes with any cell of its row (never less often than the face)."""
     key = drawing_key(layouts, piece)
     values = key if key is not None else (piece.layout, _freeze(piece.context))
-    kinds = _kinds(layouts, piece.layout)
-    icons = ()
-    if kinds & {"icons", "text", "repeat"}:  # what may show an icon inline or in a row
-        icons = tuple((i.name, _freeze(vars(i)), _art(game_dir, i.image) if i.image else "")
-                      for i in sorted(layouts.icons.values(), key=lambda i: i.name))
-    whole = (_layout_value(layouts, piece.layout), round(layouts.bleed, 4), round(layouts.safe_zone, 4),
-             (round(size.width, 4), round(size.height, 4)), values, icons,
-             tuple(_images(layouts, piece, game_dir)), _freeze(layouts.colors))
-    return hashlib.sha256(repr(whole).encode("utf-8")).hexdigest()
+    memo_key = ("face_hash", piece.layout, game_dir)
+    parts = layouts.memo.get(memo_key)
+    if parts is None:  # what the layout alone decides: the same for every piece drawn with it
+        kinds = _kinds(layouts, piece.layout)
+        icons = ()
+        if kinds & {"icons", "text", "repeat"}:  # what may show an icon inline or in a row
+            icons = tuple((i.name, _freeze(vars(i)), _art(game_dir, i.image) if i.image else "")
+                          for i in sorted(layouts.icons.values(), key=lambda i: i.name))
+        parts = layouts.memo[memo_key] = (repr(_layout_value(layouts, piece.layout)), repr(icons),
+                                          repr(_freeze(layouts.colors)))
+    layout, icons, colors = parts
+    # the repr of the tuple (layout, bleed, safe zone, size, values, icons, images, colours),
+    # written out so the parts every piece of a layout shares are not formatted again
+    whole = ", ".join((layout, repr(round(layouts.bleed, 4)), repr(round(layouts.safe_zone, 4)),
+                       repr((round(size.width, 4), round(size.height, 4))), repr(values), icons,
+                       repr(tuple(_images(layouts, piece, game_dir))), colors))
+    return hashlib.sha256(f"({whole})".encode("utf-8")).hexdigest()
 
 
 def stamp_text(version: str | None, digest: str) -> str:

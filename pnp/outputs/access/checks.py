@@ -16,6 +16,7 @@ the layouts, boxes, categories and pieces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 
 from ...core.findings import Finding
@@ -44,16 +45,21 @@ class Found:
     """The two category colours (``#RRGGBB``) of a colour finding."""
 
 
-def _names(raw) -> list[str]:
-    """The template names a setting reads (none for a constant)."""
+def _names(raw) -> tuple[str, ...]:
+    """The template names a setting reads, sorted (none for a constant)."""
     if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
-        return []
+        return ()
+    return _template_names(raw)
+
+
+@lru_cache(maxsize=4096)
+def _template_names(raw: str) -> tuple[str, ...]:
     from jinja2 import TemplateError, meta
 
     try:
-        return sorted(meta.find_undeclared_variables(parse_template(raw)) - _NOT_CATEGORIES)
+        return tuple(sorted(meta.find_undeclared_variables(parse_template(raw)) - _NOT_CATEGORIES))
     except TemplateError:
-        return []
+        return ()
 
 
 def _label(group: list[Shown], role: str) -> str:
