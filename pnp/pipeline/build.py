@@ -18,7 +18,7 @@ from typing import Callable
 from ..core import progress
 from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
-from ..core.parallel import map_ordered
+from ..core.parallel import default_workers, map_ordered
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, GameSource
 from ..model.load import LoadOptions
@@ -50,6 +50,9 @@ class BuildJob:
     load: LoadOptions = LoadOptions()
     write: bool = True
     reuse: bool = True
+    stage_workers: int = 1
+    """Processes the game's stages may render in side by side (:func:`render_stages`): more
+    than one only when the game is the build's only one, so its cores are otherwise idle."""
 
 
 def game_stages(job: OutputJob) -> list[Stage]:
@@ -85,7 +88,8 @@ def run_game(job: BuildJob) -> GameReport:
     if settings.changed_since is not None:
         settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
-    rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force)
+    rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
+                             workers=job.stage_workers)
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
@@ -164,7 +168,11 @@ def run_jobs(jobs: list[BuildJob], workers: int | None = None,
              listener: Callable[[progress.Event], None] | None = None) -> list[GameReport]:
     """Run games side by side, one process per core (at most 2 by default), reports in the
     order of ``jobs``. Falls back to this process when workers cannot start. ``listener``
-    receives every game's progress events (:mod:`pnp.core.progress`) in this process."""
+    receives every game's progress events (:mod:`pnp.core.progress`) in this process. A
+    single game renders its stages side by side instead (:attr:`BuildJob.stage_workers`)."""
+    cores = workers or default_workers()
+    if len(jobs) == 1 and cores > 1:
+        jobs = [replace(jobs[0], stage_workers=cores)]
     if listener is None:
         return map_ordered(run_game, jobs, workers)
     with progress.relay(listener) as queue:

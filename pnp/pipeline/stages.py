@@ -39,27 +39,95 @@ def stage_failure(exc: PnpError) -> Finding:
     return Finding.at("error", exc.rule, exc.location, exc.message, hint=exc.hint or "")
 
 
-def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool) -> Rendered:
+def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool,
+                  workers: int = 1) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
-    except, with ``reuse``, those whose record in ``record`` is still fresh."""
+    except, with ``reuse``, those whose record in ``record`` is still fresh. With ``workers``
+    above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
+    the bytes, are those of rendering them one after another."""
     out = Rendered()
+    to_render: list[Stage] = []
     for stage in stages:
         key = inputs_key(stage.inputs, (stage.name, stage.options))
         out.keys[stage.name] = key
         files = record.fresh(stage.name, key) if reuse else None
         if files is not None:
             out.kept[stage.name] = files
+        else:
+            to_render.append(stage)
+    if workers > 1 and len(to_render) > 1:
+        results = _render_side_by_side(to_render, dry, workers)
+    else:
+        results = {stage.name: _render_one(stage, dry) for stage in to_render}
+    for stage in stages:  # findings in stage order, whichever finished first
+        if stage.name in out.kept:
             out.findings += record.findings(stage.name) or []
             continue
-        try:
-            with progress.step(stage.name):
-                result = stage.render(dry)
-        except PnpError as exc:
-            result = BuildResult(findings=[stage_failure(exc)])
+        result, failed = results[stage.name]
+        if failed:
             out.failed.add(stage.name)
         out.ran[stage.name] = result
         out.findings += result.findings
     return out
+
+
+def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
+    """``stage`` rendered, and whether it failed (a PnpError, which becomes its one finding)."""
+    try:
+        with progress.step(stage.name):
+            return stage.render(dry), False
+    except PnpError as exc:
+        return BuildResult(findings=[stage_failure(exc)]), True
+
+
+_FORKED: tuple[list[Stage], bool] = ([], False)
+"""The stages a forked worker renders by index, and whether dry (set before the fork)."""
+
+
+def _render_forked(index: int) -> tuple[BuildResult, bool]:
+    stages, dry = _FORKED
+    return _render_one(stages[index], dry)
+
+
+def _render_side_by_side(stages: list[Stage], dry: bool, workers: int) -> dict[str, tuple[BuildResult, bool]]:
+    """Every stage rendered, the card sheets (the largest, :data:`FIRST`) in this process and
+    the others in ``workers - 1`` forked processes, which inherit the loaded game (nothing is
+    read or pickled but the results). Where processes cannot be forked (macOS and Windows
+    start workers afresh, a sandbox forbids it) they render here, one after another."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..core.parallel import process_context
+
+    here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s)))
+    others = [i for i, s in enumerate(stages) if s is not here]
+    context = process_context()
+    if context.get_start_method() != "fork":
+        return {stage.name: _render_one(stage, dry) for stage in stages}
+    global _FORKED
+    _FORKED = (stages, dry)
+    try:
+        pool = ProcessPoolExecutor(workers - 1, mp_context=context)
+        futures = {i: pool.submit(_render_forked, i) for i in others}
+    except OSError:
+        _FORKED = ([], False)
+        return {stage.name: _render_one(stage, dry) for stage in stages}
+    try:
+        results = {here.name: _render_one(here, dry)}
+        for i, future in futures.items():
+            try:
+                results[stages[i].name] = future.result()
+            except (OSError, BrokenProcessPool):  # the worker died: render it here instead
+                results[stages[i].name] = _render_one(stages[i], dry)
+    finally:
+        pool.shutdown(cancel_futures=True)
+        _FORKED = ([], False)
+    return results
+
+
+FIRST = {"cards": 0, "cards-only": 0, "cards-changed": 0}
+"""Stages rendered in the build's own process when stages render side by side: the card
+sheets, most of a build's time (the other stages together take about as long)."""
 
 
 def write_stages(rendered: Rendered, record: BuildRecord) -> list[Finding]:

@@ -1,0 +1,72 @@
+"""A game that is a build's only one renders its stages side by side in forked processes; what
+it writes and reports is what rendering them one after another writes and reports."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pnp.model.games import GameSource
+from pnp.model.load import LoadOptions
+from pnp.outputs.base import BuildSettings, SheetOptions
+from pnp.pipeline import stages
+from pnp.pipeline.build import BuildJob, run_game, run_jobs
+
+from test_cache_edits import prepare, written
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stages fork on Linux only")
+
+
+def job(game: Path, out: Path, workers: int) -> BuildJob:
+    source = GameSource(game, "tiny", game / "templates", "tiny/templates")
+    return BuildJob(source, out, BuildSettings(SheetOptions()), LoadOptions(), stage_workers=workers)
+
+
+def test_stages_side_by_side_write_and_report_what_one_after_another_do(tiny, tmp_path):
+    prepare(tiny)
+    one = run_game(job(tiny, tmp_path / "one", 1))
+    two = run_game(job(tiny, tmp_path / "two", 2))
+    assert sorted(two.ran) == sorted(one.ran) and len(one.ran) >= 3
+    assert two.findings == one.findings
+    assert {k: (v.cards, v.sheets) for k, v in two.ran.items()} == {k: (v.cards, v.sheets) for k, v in one.ran.items()}
+    a, b = written(tmp_path / "one" / "tiny"), written(tmp_path / "two" / "tiny")
+    assert sorted(a) == sorted(b) and all(a[n] == b[n] for n in a)
+
+
+def test_stages_render_in_a_second_process(tiny, tmp_path, monkeypatch):
+    import os
+
+    pids = {}
+    real = stages._render_one
+
+    def spy(stage, dry):
+        pids[stage.name] = os.getpid()
+        return real(stage, dry)
+
+    monkeypatch.setattr(stages, "_render_one", spy)
+    seen = []
+    monkeypatch.setattr(stages, "_render_side_by_side",
+                        lambda s, dry, workers, real=stages._render_side_by_side: seen.append(
+                            [x.name for x in s]) or real(s, dry, workers))
+    report = run_game(job(tiny, tmp_path / "out", 2))
+    assert seen and seen[0][0] == "cards" and len(seen[0]) >= 3
+    # this process drew the card sheets; the other stages were drawn (and their spy records
+    # kept) in the forked worker, and came back as results
+    assert pids == {"cards": os.getpid()}
+    assert set(seen[0]) <= set(report.ran)
+
+
+def test_only_a_single_game_renders_its_stages_side_by_side(tiny, tmp_path, monkeypatch):
+    got = []
+    monkeypatch.setattr("pnp.pipeline.build.run_game", lambda j: got.append(j.stage_workers) or None)
+    run_jobs([job(tiny, tmp_path / "a", 1)], workers=2)
+    run_jobs([job(tiny, tmp_path / "b", 1)], workers=1)
+    assert got == [2, 1]
+    got.clear()
+    two = [job(tiny, tmp_path / "c", 1), replace(job(tiny, tmp_path / "d", 1))]
+    monkeypatch.setattr("pnp.pipeline.build.map_ordered", lambda fn, items, workers, **kw: [fn(i) for i in items])
+    run_jobs(two, workers=2)
+    assert got == [1, 1]
