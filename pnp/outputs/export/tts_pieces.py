@@ -27,11 +27,40 @@ from .profiles import Profile
 from .tts_objects import DICE_TYPES
 
 D6_TEMPLATE = {1: (1, 0), 2: (0, 1), 3: (1, 1), 5: (2, 1), 4: (3, 1), 6: (1, 2)}
-"""Where each face of a six-sided die goes on its image: face -> (column, row) of a 4 x 3 grid
-of square cells, the cube unfolded as a cross (1 on top, 2 3 5 4 around, 6 below: opposite
-faces sum to 7). The template files Tabletop Simulator ships (Steam/steamapps/common/Tabletop
-Simulator/Modding/Dice Templates, named on https://kb.tabletopsimulator.com/custom-content/asset-creation/)
+"""Where each face of a six-sided die goes on its image: template slot -> (column, row) of a
+4 x 3 grid of square cells, the cube unfolded as a cross (slot 1 on top, 2 3 5 4 around, 6
+below: opposite slots sum to 7). The die's first face goes in slot 1, its second in slot 2, and
+so on. The template files Tabletop Simulator ships (Steam/steamapps/common/Tabletop
+Simulator/Modding/Dice Templates, named on https://kb.tabletopsimulator.com/custom-content/custom-dice/)
 are not published on the web; this cross is not checked against them (docs/export.md says so)."""
+
+D6_ROTATIONS = {1: (-90.0, 0.0, 0.0), 2: (0.0, 0.0, 0.0), 3: (0.0, 0.0, -90.0), 4: (0.0, 0.0, 90.0),
+                5: (0.0, 0.0, -180.0), 6: (90.0, 0.0, 0.0)}
+"""The rotation (x, y, z degrees, Unity Euler angles) that turns template slot ``k`` of a
+six-sided Custom_Dice up: the ``RotationValues`` public Tabletop Simulator saves list for a
+six-sided custom die's values 1 to 6 (value 1 at x = -90, 2 at no rotation, 3 at z = -90, 4 at
+z = 90, 5 at z = -180, 6 at x = 90). Each brings a different axis of the cube up (1 and 6 the
+local z axis, 3 and 4 the x axis, 2 and 5 the y axis), so opposite slots sum to 7 as on
+:data:`D6_TEMPLATE`. Tabletop Simulator's API documents the list (Object.getRotationValues,
+https://api.tabletopsimulator.com/object/) but not these figures, and pnp has not checked them
+in the game: like the template, they hold if slot ``k`` of the cross is where Tabletop Simulator
+maps face ``k`` (docs/export.md, "Tabletop Simulator")."""
+
+
+def d6_rotation_values(faces: list[Any]) -> list[dict]:
+    """``RotationValues`` of a six-sided die whose ``faces`` (in face order) are placed on
+    :data:`D6_TEMPLATE` by :func:`die_template`: the face in slot ``k`` is named at the rotation
+    that turns slot ``k`` up (:data:`D6_ROTATIONS`), so the value Tabletop Simulator reports
+    for a roll is the face pnp drew on top. Values are written as text (``"1"``, ``"sword"``),
+    as Tabletop Simulator saves them. Raises ValueError unless there are six faces."""
+    if len(faces) != len(D6_TEMPLATE):
+        raise ValueError(f"a six-sided die has 6 faces, not {len(faces)}")
+    out = []
+    for slot, value in zip(sorted(D6_TEMPLATE), faces):
+        x, y, z = D6_ROTATIONS[slot]
+        out.append({"Value": str(value), "Rotation": {"x": x, "y": y, "z": z}})
+    return out
+
 
 D6_GRID = (4, 3)
 """Columns and rows of :data:`D6_TEMPLATE`."""
