@@ -179,8 +179,24 @@ def test_a_die_tabletop_simulator_cannot_make_is_a_located_finding(tmp_path):
     found = [f for f in result.findings if f.rule == "export.tts-die"]
     assert len(found) == 1 and found[0].severity == "error"
     assert found[0].field == "components.dice.faces" and found[0].file.endswith("game.toml")
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    assert lines[found[0].line - 1].startswith("faces = [1, 2, 3, 4, 5, 6, 7]")
     assert "7 faces" in found[0].message and "4, 6, 8, 10, 12 or 20" in found[0].hint
     assert not result.outputs  # a dry run writes nothing
+
+
+def test_a_die_of_a_face_count_pnp_does_not_lay_out_stays_off_the_table(tmp_path):
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[components.dice]\nkind = "die"\nname = "Pyramid"\ncopies = 1\nfaces = [1, 2, 3, 4]\n')
+    source = source_of(game_dir, "tiny")
+    game = load_game(game_dir, "tiny")
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    found = [f for f in result.findings if f.rule == "export.tts-die"]
+    assert len(found) == 1 and found[0].severity == "error" and found[0].line is not None
+    assert "4 faces" in found[0].message and "not put on the table" in found[0].message
+    assert "six faces" in found[0].hint
 
 
 def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():

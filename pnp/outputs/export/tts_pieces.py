@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...model.game import Game
@@ -170,8 +169,10 @@ def die_template(faces: list[Any], images: list) -> Any:
 
 def dice_findings(game: Game) -> list[Finding]:
     """An ``export.tts-die`` error for each die component Tabletop Simulator's custom dice or
-    pnp cannot make: a face count with no custom die type (not 4, 6, 8, 10, 12 or 20), or one
-    whose template pnp does not lay out yet (all but 6), at the component's ``faces`` key."""
+    pnp cannot make, at the line of the component's ``faces`` key in game.toml: a face count
+    with no custom die type (not 4, 6, 8, 10, 12 or 20), or one whose template pnp does not lay
+    out (all but 6: Tabletop Simulator's dice templates ship with the game and their layouts are
+    not published; pnp prints six-sided dice only, too)."""
     out = []
     for comp in game:
         if comp.kind != "die" or comp.copies == 0:
@@ -180,12 +181,15 @@ def dice_findings(game: Game) -> list[Finding]:
         n = len(faces) if isinstance(faces, list) else 0
         if n == 6:
             continue
-        where = Location(f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.faces")
+        where = game.key_location(f"components.{comp.id}.faces")
         if n in DICE_TYPES:
-            message = f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator die template"
-            hint = "give the die six faces, or leave it out of the Tabletop Simulator table"
+            message = (f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator "
+                       f"die template (the {n}-sided template's layout is not published), so it is not put on "
+                       "the table")
+            hint = "give the die six faces (pnp prints six-sided dice only), or leave it out of the table"
         else:
-            message = f"die {comp.name!r} has {n} faces, and Tabletop Simulator has no custom die with {n} faces"
+            message = (f"die {comp.name!r} has {n} faces, and Tabletop Simulator has no custom die with {n} faces, "
+                       "so it is not put on the table")
             hint = "Tabletop Simulator's custom dice have 4, 6, 8, 10, 12 or 20 faces; pnp makes six-sided ones"
         out.append(Finding.at("error", "export.tts-die", where, message, hint=hint, component=comp.id))
     return out
