@@ -44,6 +44,9 @@ def export(
                                                 show_default=False)] = None,
     list_targets: Annotated[bool, typer.Option("--list-targets", help="List the bundled targets and exit.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Export even when errors are found.")] = False,
+    boxes: Annotated[bool, typer.Option("--boxes", help="Ask for the tuck boxes pnp build --boxes makes too: no "
+                                        "target exports boxes (The Game Crafter's tuck box panel layout is not "
+                                        "sourced), so each box is an export.no-box warning (docs/export.md).")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the export too: exit 1, nothing written.")] = False,
     encoding: EncodingOpt = "utf-8",
     delimiter: DelimiterOpt = None,
@@ -66,7 +69,7 @@ def export(
         return
     settings = BuildSettings(max_image_pixels=max_image_pixels, force=force, strict=strict, jobs=jobs,
                              outputs=("export",), targets=tuple(target or ()), manifest_targets=not target,
-                             url_prefix=url_prefix, image_dpi=image_dpi, draft=False)
+                             url_prefix=url_prefix, image_dpi=image_dpi, draft=False, boxes=boxes)
     failed = False
     for report in run_games(resolve_games(games), output_root(output, games), settings, load_options(encoding, delimiter),
                             write=True, reuse=False, quiet=quiet, lang=lang):

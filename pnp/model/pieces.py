@@ -399,7 +399,7 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
         if comp.kind != "die" or comp.copies == 0:
             continue
         where = f"components.{comp.id}"
-        loc = Location(f"{game.display_root}/game.toml", column_name=f"{where}.faces")
+        loc = _manifest_location(game, f"{where}.faces")
         faces = comp.options.get("faces", [1, 2, 3, 4, 5, 6])
         if not isinstance(faces, list) or len(faces) != 6:
             raise BuildError(f"a printable die needs 6 faces, not {faces!r}", location=loc,
@@ -410,13 +410,12 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
             try:
                 size = parse_length(str(comp.options["size"]))
             except ValueError as exc:
-                raise BuildError(str(exc), location=Location(f"{game.display_root}/game.toml",
-                                                            column_name=f"{where}.size"),
+                raise BuildError(str(exc), location=_manifest_location(game, f"{where}.size"),
                                  hint='give the edge of the cube, e.g. size = "20mm"',
                                  rule="pieces.definition") from None
             if size <= 0:
                 raise BuildError("a die's size must be greater than zero",
-                                 location=Location(f"{game.display_root}/game.toml", column_name=f"{where}.size"),
+                                 location=_manifest_location(game, f"{where}.size"),
                                  rule="pieces.definition")
         pips = comp.options.get("pips", True) is not False
         out.append(DieNet(comp.id, comp.name, faces, size, comp.layout, comp.copies, pips,

@@ -190,3 +190,45 @@ def test_a_turned_board_page_has_the_products_trim_box_inside_the_template(tmp_p
     assert to_in == pytest.approx([0.125, 0.125, 8.125, 4.125], abs=1e-4)
     assert [float(v) / 72 for v in page.mediabox] == pytest.approx([0, 0, 8.25, 4.25], abs=1e-4)
     assert list(page.bleedbox) == list(page.mediabox)
+
+
+def _boxed(tmp_path: Path) -> Path:
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[boxes.all]\nname = "Everything"\ndecks = ["cards"]\n')
+    return game_dir
+
+
+def test_boxes_asked_of_an_export_are_warnings_at_each_box(tmp_path):
+    game_dir = _boxed(tmp_path)
+    source = GameSource(game_dir, "tiny", game_dir / "templates", "tiny/templates")
+    game = load_game(game_dir, "tiny")
+    result = render_export(game, game_layouts(game, source), "tgc", tmp_path / "out", dry=True, source=source,
+                           boxes=True)
+    found = [f for f in result.findings if f.rule == "export.no-box"]
+    assert len(found) == 1  # the one deck is in the group: one box
+    f = found[0]
+    assert (f.severity, f.field, f.component) == ("warning", "boxes.all", "cards")
+    assert (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()[f.line - 1] == "[boxes.all]"
+    assert "Everything (Action cards)" in f.message and "The Game Crafter export has no box products" in f.message
+    assert "panel layout" in f.hint and "pnp build --boxes" in f.hint
+    plain = render_export(game, game_layouts(game, source), "tgc", tmp_path / "out", dry=True, source=source)
+    assert not [g for g in plain.findings if g.rule == "export.no-box"]  # only when boxes are asked for
+    mpc = render_export(game, game_layouts(game, source), "mpc", tmp_path / "out", dry=True, source=source, boxes=True)
+    assert [g.hint for g in mpc.findings if g.rule == "export.no-box"] == [
+        "the MakePlayingCards export makes no boxes: print the box with pnp build --boxes"]
+
+
+@pytest.mark.slow
+def test_check_finds_the_boxes_an_export_leaves_out_first(tmp_path):
+    from clirun import run
+
+    game_dir = _boxed(tmp_path)
+    checked = run("check", "--format", "json", "-t", "tgc", "--boxes", str(game_dir), ok=False)
+    found = [x for r in json.loads(checked.output) for x in r["findings"] if x["rule"] == "export.no-box"]
+    assert len(found) == 1 and found[0]["field"] == "boxes.all" and found[0]["severity"] == "warning"
+    exported = run("export", "-t", "tgc", "--boxes", "-o", str(tmp_path / "o"), str(game_dir))
+    assert "export.no-box" in exported.output and found[0]["message"] in " ".join(exported.output.split())
+    plain = run("export", "-t", "tgc", "-o", str(tmp_path / "p"), str(game_dir))
+    assert "export.no-box" not in plain.output

@@ -22,7 +22,7 @@ from pnp.model.load import load_game
 from pnp.model.pieces import token_pieces
 from pnp.outputs.export import export_game, render_export
 from pnp.outputs.export.tts_objects import GAP, UNIT_MM, UNITS_AT_SCALE_1
-from pnp.outputs.export.tts_pieces import D6_GRID, DIE_FACE_PX
+from pnp.outputs.export.tts_pieces import D6_GRID, D6_ROTATIONS, D6_TEMPLATE, DIE_FACE_PX, d6_rotation_values, die_template
 from pnp.outputs.export.tts_setup import setup_text
 
 GAMES = ("ars-alchimia", "assemble", "atomic-assembly", "periodic-shed")
@@ -179,8 +179,24 @@ def test_a_die_tabletop_simulator_cannot_make_is_a_located_finding(tmp_path):
     found = [f for f in result.findings if f.rule == "export.tts-die"]
     assert len(found) == 1 and found[0].severity == "error"
     assert found[0].field == "components.dice.faces" and found[0].file.endswith("game.toml")
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    assert lines[found[0].line - 1].startswith("faces = [1, 2, 3, 4, 5, 6, 7]")
     assert "7 faces" in found[0].message and "4, 6, 8, 10, 12 or 20" in found[0].hint
     assert not result.outputs  # a dry run writes nothing
+
+
+def test_a_die_of_a_face_count_pnp_does_not_lay_out_stays_off_the_table(tmp_path):
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[components.dice]\nkind = "die"\nname = "Pyramid"\ncopies = 1\nfaces = [1, 2, 3, 4]\n')
+    source = source_of(game_dir, "tiny")
+    game = load_game(game_dir, "tiny")
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    found = [f for f in result.findings if f.rule == "export.tts-die"]
+    assert len(found) == 1 and found[0].severity == "error" and found[0].line is not None
+    assert "4 faces" in found[0].message and "not put on the table" in found[0].message
+    assert "six faces" in found[0].hint
 
 
 def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():
@@ -193,3 +209,86 @@ def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():
     assert three[:2] == ["- max workers: 18", "- face up assistants: 2"]
     assert "- removed factory cards: factory-4" in three
     assert text.endswith("With 4 players:\n- max workers: 20")
+
+
+def _up(rotation: dict) -> tuple[int, int, int]:
+    """The local axis of a die (x, y, z, each -1, 0 or 1) that ``rotation`` (Unity Euler degrees,
+    applied z, then x, then y) turns to point up (+y)."""
+    import math
+
+    def rot(axis, deg, v):
+        c, s = round(math.cos(math.radians(deg))), round(math.sin(math.radians(deg)))
+        x, y, z = v
+        if axis == "x":
+            return (x, c * y - s * z, s * y + c * z)
+        if axis == "y":
+            return (c * x + s * z, y, -s * x + c * z)
+        return (c * x - s * y, s * x + c * y, z)
+
+    axes = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+    for v in axes:
+        w = rot("y", rotation["y"], rot("x", rotation["x"], rot("z", rotation["z"], v)))
+        if w == (0, 1, 0):
+            return v
+    raise AssertionError(rotation)
+
+
+def test_each_face_of_a_six_sided_die_is_named_at_the_rotation_that_shows_its_slot():
+    faces = ["sword", "shield", 3, "skull", 5, "blank"]
+    values = d6_rotation_values(faces)
+    assert [v["Value"] for v in values] == ["sword", "shield", "3", "skull", "5", "blank"]
+    ups = {slot: _up(v["Rotation"]) for slot, v in zip(sorted(D6_TEMPLATE), values)}
+    assert len(set(ups.values())) == 6  # every rotation shows another face
+    for slot in (1, 2, 3):  # opposite slots (summing to 7) are opposite sides of the cube
+        assert ups[7 - slot] == tuple(-a for a in ups[slot])
+    # on the cross, the slots beside slot 3 (the centre) are the four sides around it
+    assert {D6_TEMPLATE[k] for k in (1, 2, 5, 6)} == {(1, 0), (0, 1), (2, 1), (1, 2)}
+    with pytest.raises(ValueError):
+        d6_rotation_values([1, 2, 3, 4])
+
+
+def test_the_die_image_puts_each_face_in_its_template_slot():
+    colours = [(200, 0, 0), (0, 200, 0), (0, 0, 200), (200, 200, 0), (0, 200, 200), (200, 0, 200)]
+    images = [Image.new("RGB", (DIE_FACE_PX, DIE_FACE_PX), c) for c in colours]
+    sheet = die_template(list(range(1, 7)), images)
+    cols, rows = D6_GRID
+    assert sheet.size == (cols * DIE_FACE_PX, rows * DIE_FACE_PX)
+    used = {}
+    for slot, colour in zip(sorted(D6_TEMPLATE), colours):
+        col, row = D6_TEMPLATE[slot]
+        used[(col, row)] = colour
+    for col in range(cols):
+        for row in range(rows):
+            centre = (col * DIE_FACE_PX + DIE_FACE_PX // 2, row * DIE_FACE_PX + DIE_FACE_PX // 2)
+            assert sheet.getpixel(centre) == used.get((col, row), (255, 255, 255))
+
+
+def test_an_exported_die_names_its_faces_where_its_image_shows_them(tmp_path):
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[components.dice]\nkind = "die"\nname = "Rune die"\ncopies = 2\n'
+                 'faces = ["A", "B", "C", "D", "E", "F"]\n')
+    source = source_of(game_dir, "tiny")
+    game = load_game(game_dir, "tiny")
+    export_game(game, game_layouts(game, source), "tts", tmp_path / "out", jobs=1, source=source)
+    folder = tmp_path / "out" / "export" / "tts"
+    doc = json.loads((folder / f"{game.file_stem}.json").read_text(encoding="utf-8"))
+    dice = [s for s in doc["ObjectStates"] if s["Name"] == "Custom_Dice"]
+    assert len(dice) == 2
+    for die in dice:
+        assert die["CustomImage"]["CustomDice"]["Type"] == 1
+        values = die["RotationValues"]
+        assert [v["Value"] for v in values] == ["A", "B", "C", "D", "E", "F"]
+        assert [(v["Rotation"]["x"], v["Rotation"]["y"], v["Rotation"]["z"]) for v in values] == \
+            [D6_ROTATIONS[k] for k in sorted(D6_TEMPLATE)]
+    sheet = Image.open(_file(dice[0]["CustomImage"]["ImageURL"])).convert("RGB")
+    cells = {}
+    for col in range(D6_GRID[0]):
+        for row in range(D6_GRID[1]):
+            box = (col * DIE_FACE_PX, row * DIE_FACE_PX, (col + 1) * DIE_FACE_PX, (row + 1) * DIE_FACE_PX)
+            cells[(col, row)] = sheet.crop(box).tobytes()
+    blank = Image.new("RGB", (DIE_FACE_PX, DIE_FACE_PX), (255, 255, 255)).tobytes()
+    faces = [cells[D6_TEMPLATE[k]] for k in sorted(D6_TEMPLATE)]
+    assert all(f != blank for f in faces) and len(set(faces)) == 6  # six different faces drawn
+    assert all(cells[c] == blank for c in cells if c not in D6_TEMPLATE.values())

@@ -32,6 +32,7 @@ from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import card_page, decks_of
+from .products import box_findings
 from .profiles import (URL_PREFIX_HINT, Profile, ProfileError, bundled_profiles, load_profile, manifest_targets,
                        url_prefix_value)
 from .writers import WRITERS
@@ -43,7 +44,8 @@ __all__ = ["ExportOutput", "ProfileError", "bundled_profiles", "card_page", "exp
 
 def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *, jobs: int | None = None,
                   url_prefix: str | None = None, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                  dry: bool = False, image_dpi: int | None = None, source: GameSource | None = None) -> BuildResult:
+                  dry: bool = False, image_dpi: int | None = None, source: GameSource | None = None,
+                  boxes: bool = False) -> BuildResult:
     """Export every deck of ``game`` for ``target`` (a profile name or a path to a profile
     TOML file) in memory (``result.outputs``; nothing is written), for
     ``out_dir/export/<target>/``, where ``out_dir`` is the game's output folder.
@@ -58,7 +60,9 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     the command was given it; without it, cards only); a Tabletop Simulator profile exports the
     whole table, boards, tokens and dice too (``source`` found from the game's folder when not
     given). A ``dry`` export draws and preflights every card but rasterises nothing and
-    makes no files. ``result.cards`` counts card instances and ``result.sheets`` files holding
+    makes no files. With ``boxes`` (``--boxes``), each tuck box ``pnp build --boxes`` makes is an
+    ``export.no-box`` warning: no target exports boxes (:func:`.products.box_findings`).
+    ``result.cards`` counts card instances and ``result.sheets`` files holding
     cards; findings cover drawing, colour conversion and the safe zone. Raises ProfileError,
     BuildError or LayoutError.
     """
@@ -89,6 +93,8 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
     cards, findings = drawable_cards(game, layouts)
     workers = jobs if jobs is not None else default_workers()
     WRITERS[profile.output](job, decks_of(game, cards), workers)
+    if boxes:
+        job.findings += box_findings(game, layouts, profile.title, bool(profile.products))
     result = BuildResult(cards=len(cards), sheets=len(job.outputs), prune_within=folder)
     board_findings = job.board_renderer.findings if job.board_renderer is not None else []
     result.findings = merge(findings + renderer.findings + board_findings + (converter.findings if converter else [])
@@ -163,8 +169,9 @@ class ExportOutput:
                 return render_export(job.game, game_layouts(job.game, job.source), target, job.out_dir,
                                      url_prefix=settings.url_prefix, max_image_pixels=settings.max_image_pixels,
                                      dry=dry, jobs=settings.jobs, image_dpi=settings.image_dpi,
-                                     source=job.source)
+                                     source=job.source, boxes=settings.boxes)
 
             stages.append(Stage(f"export {target}", inputs + extra, render,
-                                (settings.url_prefix, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)))
+                                (settings.url_prefix, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
+                                + (("boxes",) if settings.boxes else ())))
         return stages

@@ -14,6 +14,17 @@ that it fits (:func:`match`):
 
 A piece no product takes is an ``export.no-product`` warning (:func:`no_product`) at the
 game.toml key or table cell that gives its size, naming the nearest products.
+
+No profile has box products: asked for the tuck boxes ``pnp build --boxes`` makes (``pnp
+export --boxes``, ``pnp check --boxes -t TARGET``), an export gives an ``export.no-box``
+warning per box (:func:`box_findings`). The Game Crafter's tuck boxes (Poker Tuck Box 54 and
+others) have known template sizes (2325 x 1950 px at 300 dpi for the 54-card box,
+templative/templative-electron ``src/shared/componentInfo.js``), but no source was found for
+their panel layout: the outline template of that tool
+(``src/main/templative/lib/componentTemplateOutlines/PokerTuckBox54.svg``) gives the cut outline
+only, not the folds or which panel is the front, back, a side or a flap. Without it pnp cannot
+place the faces it prints on a box, and it does not guess them (docs/export.md, "Boards and
+tokens").
 """
 
 from __future__ import annotations
@@ -25,6 +36,9 @@ from typing import Callable
 from ...core.errors import Location
 from ...core.findings import Finding
 from ...core.units import Size, parse_size, to_mm
+from ...design.layouts import LayoutSet
+from ...model.game import Game
+from ..boxspec import box_specs, deck_counts
 
 PRODUCT_KINDS = {"board": ("rect",), "token": ("circle", "square")}
 """Product kinds and the shapes each may have."""
@@ -33,6 +47,7 @@ TEMPLATE_DPI = 300
 """The resolution product templates' pixel sizes are given at (docs/print-specs.md §2)."""
 
 RULE = "export.no-product"
+BOX_RULE = "export.no-box"
 
 
 @dataclass(frozen=True)
@@ -176,3 +191,27 @@ def no_product(profile_title: str, target: str, products: dict[str, Product], ki
     shaped = f"{dims}, {shape}" if kind == "token" else dims
     return Finding.at("warning", RULE, where, f"{what} ({shaped}) matches no {profile_title} product, "
                       "so it is not exported", hint=hint, component=component, piece=piece)
+
+
+def box_findings(game: Game, layouts: LayoutSet | None, profile_title: str, has_products: bool) -> list[Finding]:
+    """An ``export.no-box`` warning for each tuck box ``pnp build --boxes`` makes of ``game``
+    (each ``[boxes.ID]`` group at its table's key, each other deck at its component's key): the
+    export for ``profile_title`` has no box product, so the box is not exported.
+    ``has_products`` (the shop makes boards and tokens: The Game Crafter) says why its boxes
+    are not among them. Problems of the boxes themselves (``box.group``, ``box.face``) are the
+    boxes output's findings, not repeated here."""
+    specs, _ = box_specs(game, deck_counts(game), layouts)
+    if has_products:
+        hint = (f"{profile_title}'s tuck boxes (Poker Tuck Box 54 and others) have known template sizes but no "
+                "sourced panel layout (where the front, back, sides and flaps lie), so pnp cannot place the box's "
+                "faces: print the box with pnp build --boxes, or make it on the shop's own template")
+    else:
+        hint = f"the {profile_title} export makes no boxes: print the box with pnp build --boxes"
+    out = []
+    for spec in specs:
+        key = spec.key or f"components.{spec.decks[0].id}"
+        held = "" if spec.key is None else " (" + ", ".join(c.name for c in spec.decks) + ")"
+        out.append(Finding.at("warning", BOX_RULE, game.key_location(key),
+                              f"the tuck box of {spec.name}{held} is not exported: the {profile_title} export has "
+                              "no box products", hint=hint, component=spec.decks[0].id))
+    return out

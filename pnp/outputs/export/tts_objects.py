@@ -105,12 +105,17 @@ def token_object(name: str, url: str, width: float, guid_: str, description: str
     return obj
 
 
-def dice_object(name: str, url: str, faces: int, size: float, guid_: str, description: str) -> dict:
-    """A Custom_Dice of ``faces`` faces (a key of DICE_TYPES), ``size`` pt across a face."""
+def dice_object(name: str, url: str, faces: int, size: float, guid_: str, description: str,
+                rotation_values: list[dict]) -> dict:
+    """A Custom_Dice of ``faces`` faces (a key of DICE_TYPES), ``size`` pt across a face;
+    ``rotation_values`` name each face at the rotation that shows it on top (its
+    ``RotationValues``: ``{"Value": "1", "Rotation": {"x": -90.0, "y": 0.0, "z": 0.0}}``, one per
+    face; :func:`pnp.outputs.export.tts_pieces.d6_rotation_values`)."""
     obj = _face_up(tts_object("Custom_Dice", name, guid_), scale_of(size))
     obj["Description"] = description
     obj["CustomImage"] = {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                           "CustomDice": {"Type": DICE_TYPES[faces]}}
+    obj["RotationValues"] = [{"Value": r["Value"], "Rotation": dict(r["Rotation"])} for r in rotation_values]
     return obj
 
 

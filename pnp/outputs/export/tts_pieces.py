@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import Location
 from ...core.findings import Finding
 from ...core.units import Size
 from ...model.game import Game
@@ -27,11 +26,40 @@ from .profiles import Profile
 from .tts_objects import DICE_TYPES
 
 D6_TEMPLATE = {1: (1, 0), 2: (0, 1), 3: (1, 1), 5: (2, 1), 4: (3, 1), 6: (1, 2)}
-"""Where each face of a six-sided die goes on its image: face -> (column, row) of a 4 x 3 grid
-of square cells, the cube unfolded as a cross (1 on top, 2 3 5 4 around, 6 below: opposite
-faces sum to 7). The template files Tabletop Simulator ships (Steam/steamapps/common/Tabletop
-Simulator/Modding/Dice Templates, named on https://kb.tabletopsimulator.com/custom-content/asset-creation/)
+"""Where each face of a six-sided die goes on its image: template slot -> (column, row) of a
+4 x 3 grid of square cells, the cube unfolded as a cross (slot 1 on top, 2 3 5 4 around, 6
+below: opposite slots sum to 7). The die's first face goes in slot 1, its second in slot 2, and
+so on. The template files Tabletop Simulator ships (Steam/steamapps/common/Tabletop
+Simulator/Modding/Dice Templates, named on https://kb.tabletopsimulator.com/custom-content/custom-dice/)
 are not published on the web; this cross is not checked against them (docs/export.md says so)."""
+
+D6_ROTATIONS = {1: (-90.0, 0.0, 0.0), 2: (0.0, 0.0, 0.0), 3: (0.0, 0.0, -90.0), 4: (0.0, 0.0, 90.0),
+                5: (0.0, 0.0, -180.0), 6: (90.0, 0.0, 0.0)}
+"""The rotation (x, y, z degrees, Unity Euler angles) that turns template slot ``k`` of a
+six-sided Custom_Dice up: the ``RotationValues`` public Tabletop Simulator saves list for a
+six-sided custom die's values 1 to 6 (value 1 at x = -90, 2 at no rotation, 3 at z = -90, 4 at
+z = 90, 5 at z = -180, 6 at x = 90). Each brings a different axis of the cube up (1 and 6 the
+local z axis, 3 and 4 the x axis, 2 and 5 the y axis), so opposite slots sum to 7 as on
+:data:`D6_TEMPLATE`. Tabletop Simulator's API documents the list (Object.getRotationValues,
+https://api.tabletopsimulator.com/object/) but not these figures, and pnp has not checked them
+in the game: like the template, they hold if slot ``k`` of the cross is where Tabletop Simulator
+maps face ``k`` (docs/export.md, "Tabletop Simulator")."""
+
+
+def d6_rotation_values(faces: list[Any]) -> list[dict]:
+    """``RotationValues`` of a six-sided die whose ``faces`` (in face order) are placed on
+    :data:`D6_TEMPLATE` by :func:`die_template`: the face in slot ``k`` is named at the rotation
+    that turns slot ``k`` up (:data:`D6_ROTATIONS`), so the value Tabletop Simulator reports
+    for a roll is the face pnp drew on top. Values are written as text (``"1"``, ``"sword"``),
+    as Tabletop Simulator saves them. Raises ValueError unless there are six faces."""
+    if len(faces) != len(D6_TEMPLATE):
+        raise ValueError(f"a six-sided die has 6 faces, not {len(faces)}")
+    out = []
+    for slot, value in zip(sorted(D6_TEMPLATE), faces):
+        x, y, z = D6_ROTATIONS[slot]
+        out.append({"Value": str(value), "Rotation": {"x": x, "y": y, "z": z}})
+    return out
+
 
 D6_GRID = (4, 3)
 """Columns and rows of :data:`D6_TEMPLATE`."""
@@ -141,8 +169,10 @@ def die_template(faces: list[Any], images: list) -> Any:
 
 def dice_findings(game: Game) -> list[Finding]:
     """An ``export.tts-die`` error for each die component Tabletop Simulator's custom dice or
-    pnp cannot make: a face count with no custom die type (not 4, 6, 8, 10, 12 or 20), or one
-    whose template pnp does not lay out yet (all but 6), at the component's ``faces`` key."""
+    pnp cannot make, at the line of the component's ``faces`` key in game.toml: a face count
+    with no custom die type (not 4, 6, 8, 10, 12 or 20), or one whose template pnp does not lay
+    out (all but 6: Tabletop Simulator's dice templates ship with the game and their layouts are
+    not published; pnp prints six-sided dice only, too)."""
     out = []
     for comp in game:
         if comp.kind != "die" or comp.copies == 0:
@@ -151,12 +181,15 @@ def dice_findings(game: Game) -> list[Finding]:
         n = len(faces) if isinstance(faces, list) else 0
         if n == 6:
             continue
-        where = Location(f"{game.display_root}/game.toml", column_name=f"components.{comp.id}.faces")
+        where = game.key_location(f"components.{comp.id}.faces")
         if n in DICE_TYPES:
-            message = f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator die template"
-            hint = "give the die six faces, or leave it out of the Tabletop Simulator table"
+            message = (f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator "
+                       f"die template (the {n}-sided template's layout is not published), so it is not put on "
+                       "the table")
+            hint = "give the die six faces (pnp prints six-sided dice only), or leave it out of the table"
         else:
-            message = f"die {comp.name!r} has {n} faces, and Tabletop Simulator has no custom die with {n} faces"
+            message = (f"die {comp.name!r} has {n} faces, and Tabletop Simulator has no custom die with {n} faces, "
+                       "so it is not put on the table")
             hint = "Tabletop Simulator's custom dice have 4, 6, 8, 10, 12 or 20 faces; pnp makes six-sided ones"
         out.append(Finding.at("error", "export.tts-die", where, message, hint=hint, component=comp.id))
     return out

@@ -23,7 +23,8 @@ from .manifest import Entry
 from .pages import nickname
 from .tts_objects import (NOTECARD_SIZE, TOKEN_THICKNESS, UNITS_AT_SCALE_1, Spot, board_object, dice_object, guid,
                           lay_out, notecard_object, token_object)
-from .tts_pieces import cut_to_shape, dice_findings, die_template, draw_board, draw_die_faces, draw_token
+from .tts_pieces import (cut_to_shape, d6_rotation_values, dice_findings, die_template, draw_board, draw_die_faces,
+                         draw_token)
 from .tts_setup import setup_text
 
 
@@ -99,8 +100,9 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
         w, h = (faces[0].width * 4, faces[0].height * 3)
         job.entries.append(Entry(name, "die", net.component, ";".join(str(f) for f in net.faces), net.copies,
                                  size=f"{net.size / MM:g} mm", width_px=w, height_px=h))
+        turns = d6_rotation_values(net.faces)
         objects = [dice_object(net.title, _url(job, name), 6, net.size, guid(gid, net.component, "die", str(c)),
-                               net.component) for c in range(1, net.copies + 1)]
+                               net.component, turns) for c in range(1, net.copies + 1)]
         dice_spots += [_spot(obj, Size(net.size, net.size)) for obj in objects]
     deck_spots = []
     for state, trim in decks:
