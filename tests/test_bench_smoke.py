@@ -17,7 +17,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = {"help", "check", "check_warm", "export_tgc", "games", "games_nochange", "game_full", "game_only", "deck_sheet", "deck", "raw_deck", "deck_x10",
+STAGES = {"help", "check", "check_warm", "export_tgc", "games", "games_nochange", "game_full", "game_only", "game_edit", "deck_sheet", "deck", "raw_deck", "deck_x10",
           "raw_deck_x10", "images", "big_art"}
 
 
@@ -56,6 +56,7 @@ def _check(proc, out: Path, work: Path | None) -> None:
     assert 0 < preview["latency"] < preview["build_wall"] and preview["ratio"] == round(
         preview["latency"] / preview["build_wall"], 4)
     assert any("pnp preview" in g["goal"] for g in res["goals"])
+    assert any("after one changed cell" in g["goal"] for g in res["goals"])
     cards = res["config"]["cards"]
     assert cards == {"deck_sheet": 9, "deck": 18, "deck_x10": 54}
     # The report went to stdout, with every goal in it.
