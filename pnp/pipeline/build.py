@@ -88,8 +88,10 @@ def run_game(job: BuildJob) -> GameReport:
     if settings.changed_since is not None:
         settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
+    full = job.write and _full_cards(settings)
+    side = {"snapshot": lambda: _snapshot_now(game, job.source, settings)} if full else {}
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
-                             workers=job.stage_workers)
+                             workers=job.stage_workers, side=side)
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
@@ -108,7 +110,7 @@ def run_game(job: BuildJob) -> GameReport:
             problems = write_stages(rendered, record)
             parts = {stage.name: rendered.keys[stage.name] for stage in stages} if _full_cards(settings) else None
             if parts is not None and not rendered.failed & {"cards", "boards"}:
-                problems += keep_snapshot(game, job.source, out_dir, settings, parts)
+                problems += keep_snapshot(game, job.source, out_dir, settings, parts, rendered.side.get("snapshot"))
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
@@ -141,15 +143,26 @@ def _full_cards(settings: BuildSettings) -> bool:
         and settings.changed_since is None
 
 
+def _snapshot_now(game: Game, source: GameSource, settings: BuildSettings) -> tuple[dict, dict]:
+    """The snapshot of what a build of ``game`` prints and where its faces go on the card
+    sheets (:func:`keep_snapshot`). Raises as :func:`~pnp.pipeline.versions.current_snapshot`."""
+    return current_snapshot(game, source), sheet_positions(game, source, settings.sheet)
+
+
 def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings(),
-                  parts: dict[str, str] | None = None) -> list:
+                  parts: dict[str, str] | None = None, made: object = None) -> list:
     """Save the snapshot of what this build printed beside its build record
     (:func:`pnp.pipeline.versions.save_last`), with where each face is on the card sheets
     ``settings.sheet`` made (:func:`~pnp.pipeline.versions.sheet_positions`, for ``pnp diff
     --visual``) and the build's ``parts`` (stage name -> record key, for ``pnp release``); a
-    ``build.write`` error finding when it cannot be written."""
+    ``build.write`` error finding when it cannot be written. ``made``: the snapshot and
+    positions already worked out beside the stages (:func:`_snapshot_now`), or the exception
+    that raised; None works them out now."""
     try:
-        save_last(out_dir, current_snapshot(game, source), sheet_positions(game, source, settings.sheet), parts)
+        if isinstance(made, BaseException):
+            raise made
+        snapshot, positions = made if made is not None else _snapshot_now(game, source, settings)
+        save_last(out_dir, snapshot, positions, parts)
     except (OSError, PnpError) as exc:
         return [write_failure(exc)]
     return []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..core import progress
 from ..core.errors import PnpError
@@ -32,6 +33,8 @@ class Rendered:
     findings: list[Finding] = field(default_factory=list)
     failed: set[str] = field(default_factory=set)
     keys: dict[str, str] = field(default_factory=dict)
+    side: dict[str, object] = field(default_factory=dict)
+    """What each side task returned, or the exception it raised (only for side tasks that ran)."""
 
 
 def stage_failure(exc: PnpError) -> Finding:
@@ -40,11 +43,13 @@ def stage_failure(exc: PnpError) -> Finding:
 
 
 def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool,
-                  workers: int = 1) -> Rendered:
+                  workers: int = 1, side: dict[str, Callable[[], object]] | None = None) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
     except, with ``reuse``, those whose record in ``record`` is still fresh. With ``workers``
     above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
-    the bytes, are those of rendering them one after another."""
+    the bytes, are those of rendering them one after another. ``side``: work the caller needs
+    later (name -> a function of nothing returning something picklable), done beside the
+    stages when they render side by side (``Rendered.side``); otherwise left to the caller."""
     out = Rendered()
     to_render: list[Stage] = []
     for stage in stages:
@@ -55,8 +60,9 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
             out.kept[stage.name] = files
         else:
             to_render.append(stage)
-    if workers > 1 and len(to_render) > 1:
-        results = _render_side_by_side(to_render, dry, workers)
+    tasks = dict(side or {})
+    if workers > 1 and len(to_render) + len(tasks) > 1:
+        results, out.side = _render_side_by_side(to_render, dry, workers, tasks)
     else:
         results = {stage.name: _render_one(stage, dry) for stage in to_render}
     for stage in stages:  # findings in stage order, whichever finished first
@@ -80,49 +86,77 @@ def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
         return BuildResult(findings=[stage_failure(exc)]), True
 
 
-_FORKED: tuple[list[Stage], bool] = ([], False)
-"""The stages a forked worker renders by index, and whether dry (set before the fork)."""
+_FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])
+"""The stages a forked worker renders by index, whether dry, and the side tasks (set before
+the fork)."""
 
 
 def _render_forked(index: int) -> tuple[BuildResult, bool]:
-    stages, dry = _FORKED
+    stages, dry, _ = _FORKED
     return _render_one(stages[index], dry)
 
 
-def _render_side_by_side(stages: list[Stage], dry: bool, workers: int) -> dict[str, tuple[BuildResult, bool]]:
-    """Every stage rendered, the card sheets (the largest, :data:`FIRST`) in this process and
-    the others in ``workers - 1`` forked processes, which inherit the loaded game (nothing is
-    read or pickled but the results). Where processes cannot be forked (macOS and Windows
-    start workers afresh, a sandbox forbids it) they render here, one after another."""
+def _side_forked(index: int) -> object:
+    return _side_one(_FORKED[2][index])
+
+
+def _side_one(task: Callable[[], object]) -> object:
+    """What ``task`` returns, or the exception it raised (to be raised where it is used)."""
+    try:
+        return task()
+    except Exception as exc:  # noqa: BLE001 - handed to the caller, which handles or raises it
+        return exc
+
+
+def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]]
+                         ) -> tuple[dict[str, tuple[BuildResult, bool]], dict[str, object]]:
+    """Every stage rendered and every side task done: the card sheets (the largest,
+    :data:`FIRST`) in this process, the rest in ``workers - 1`` forked processes, which inherit
+    the loaded game (nothing is read or pickled but the results). Where processes cannot be
+    forked (macOS and Windows start workers afresh, a sandbox forbids it) everything is done
+    here, one after another."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     from ..core.parallel import process_context
 
-    here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s)))
+    here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
     others = [i for i, s in enumerate(stages) if s is not here]
+    names, tasks = list(side), list(side.values())
+
+    def all_here():
+        return ({stage.name: _render_one(stage, dry) for stage in stages},
+                {name: _side_one(task) for name, task in side.items()})
+
     context = process_context()
     if context.get_start_method() != "fork":
-        return {stage.name: _render_one(stage, dry) for stage in stages}
+        return all_here()
     global _FORKED
-    _FORKED = (stages, dry)
+    _FORKED = (stages, dry, tasks)
     try:
         pool = ProcessPoolExecutor(workers - 1, mp_context=context)
         futures = {i: pool.submit(_render_forked, i) for i in others}
+        side_futures = {i: pool.submit(_side_forked, i) for i in range(len(tasks))}
     except OSError:
-        _FORKED = ([], False)
-        return {stage.name: _render_one(stage, dry) for stage in stages}
+        _FORKED = ([], False, [])
+        return all_here()
     try:
-        results = {here.name: _render_one(here, dry)}
+        results = {here.name: _render_one(here, dry)} if here is not None else {}
         for i, future in futures.items():
             try:
                 results[stages[i].name] = future.result()
             except (OSError, BrokenProcessPool):  # the worker died: render it here instead
                 results[stages[i].name] = _render_one(stages[i], dry)
+        done: dict[str, object] = {}
+        for i, future in side_futures.items():
+            try:
+                done[names[i]] = future.result()
+            except (OSError, BrokenProcessPool):
+                done[names[i]] = _side_one(tasks[i])
     finally:
         pool.shutdown(cancel_futures=True)
-        _FORKED = ([], False)
-    return results
+        _FORKED = ([], False, [])
+    return results, done
 
 
 FIRST = {"cards": 0, "cards-only": 0, "cards-changed": 0}

@@ -49,14 +49,22 @@ def test_stages_render_in_a_second_process(tiny, tmp_path, monkeypatch):
     monkeypatch.setattr(stages, "_render_one", spy)
     seen = []
     monkeypatch.setattr(stages, "_render_side_by_side",
-                        lambda s, dry, workers, real=stages._render_side_by_side: seen.append(
-                            [x.name for x in s]) or real(s, dry, workers))
+                        lambda s, dry, workers, side, real=stages._render_side_by_side: seen.append(
+                            [x.name for x in s] + sorted(side)) or real(s, dry, workers, side))
     report = run_game(job(tiny, tmp_path / "out", 2))
-    assert seen and seen[0][0] == "cards" and len(seen[0]) >= 3
+    assert seen and seen[0][0] == "cards" and len(seen[0]) >= 3 and seen[0][-1] == "snapshot"
     # this process drew the card sheets; the other stages were drawn (and their spy records
     # kept) in the forked worker, and came back as results
     assert pids == {"cards": os.getpid()}
-    assert set(seen[0]) <= set(report.ran)
+    assert set(seen[0][:-1]) <= set(report.ran)
+    assert (tmp_path / "out" / "tiny" / ".pnp-pieces.json").is_file()  # the snapshot made beside them
+
+
+def test_a_snapshot_made_beside_the_stages_is_the_one_made_after_them(tiny, tmp_path):
+    run_game(job(tiny, tmp_path / "one", 1))
+    run_game(job(tiny, tmp_path / "two", 2))
+    assert (tmp_path / "one" / "tiny" / ".pnp-pieces.json").read_bytes() == \
+        (tmp_path / "two" / "tiny" / ".pnp-pieces.json").read_bytes()
 
 
 def test_only_a_single_game_renders_its_stages_side_by_side(tiny, tmp_path, monkeypatch):
