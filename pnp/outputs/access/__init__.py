@@ -14,6 +14,7 @@ from dataclasses import replace
 from ...core.findings import Finding, merge
 from ...design.layouts import LayoutSet, board_layouts, game_layouts
 from ...design.drawable import drawable_cards
+from ...design.names import drawing_key
 from ...model.game import Game
 from ...model.pieces import token_pieces
 from ...render import vision
@@ -32,12 +33,13 @@ def pieces_shown(game: Game, layouts: LayoutSet, tokens: LayoutSet | None) -> di
     how messages name it (``deck elements, faces``)."""
     units: dict[str, list[Shown]] = {}
     renderer = Renderer(layouts, game.path, game_display=game.display_root, draft=True)
+    walked: dict = {}
     cards, _ = drawable_cards(game, layouts)
     for card in cards:
         if card.face.copy != 1:
             continue
         for side, piece in (("faces", card.face), ("backs", card.back)):
-            shown = walk(renderer, piece, card.size.width, card.size.height)
+            shown = _walk_once(renderer, piece, card.size.width, card.size.height, walked)
             if shown is not None:
                 units.setdefault(f"deck {card.deck}, {side}", []).append(shown)
     if tokens is not None:
@@ -46,14 +48,32 @@ def pieces_shown(game: Game, layouts: LayoutSet, tokens: LayoutSet | None) -> di
         except Exception:  # a bad shape or size: the boards output reports it
             pieces = []
         renderer = Renderer(tokens, game.path, game_display=game.display_root, draft=True)
+        walked = {}  # the keys are of one set of layouts
         for tp in pieces:
             for side, piece in (("faces", tp.face), ("backs", tp.back)):
                 if piece is None or piece.copy != 1:
                     continue
-                shown = walk(renderer, piece, tp.width, tp.height)
+                shown = _walk_once(renderer, piece, tp.width, tp.height, walked)
                 if shown is not None:
                     units.setdefault(f"tokens {tp.component}, {side}", []).append(shown)
     return units
+
+
+def _walk_once(renderer: Renderer, piece, width: float, height: float, seen: dict) -> Shown | None:
+    """:func:`walk`, once per drawing: pieces whose drawing keys are equal
+    (:func:`pnp.design.names.drawing_key`: the same layout and the same values of every name
+    it reads) show the same, so a deck's one back is walked once, not once a card. ``seen``
+    keeps the walks of the renderer's layouts (drawing key and size -> walk)."""
+    key = drawing_key(renderer.layouts, piece)
+    if key is None:
+        return walk(renderer, piece, width, height)
+    key = (key, round(width, 4), round(height, 4))
+    if key not in seen:
+        seen[key] = walk(renderer, piece, width, height)
+    first = seen[key]
+    if first is None:
+        return None
+    return Shown(piece, first.layout, first.paints, first.cues, first.texts)
 
 
 def accept_entries(game: Game) -> tuple[list[dict], list[Finding]]:
