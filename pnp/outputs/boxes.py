@@ -20,6 +20,7 @@ A box that does not fit a sheet even split is a ``box.fit`` error at its (first)
 from __future__ import annotations
 
 import io
+import tomllib
 from types import SimpleNamespace
 
 from ..core.errors import LayoutError
@@ -30,6 +31,7 @@ from ..geometry.tuckbox import Net, inner_size, tuck_nets
 from ..model.context import piece_context
 from ..model.facts import game_facts
 from ..model.game import Game
+from ..model.games import BOARDS_FILE
 from ..model.pieces import Piece
 from ..render.canvas import FOLD_GRAY, draw_cover, new_canvas, stroke_segments, text
 from ..render.elements.image import draw_image
@@ -143,6 +145,20 @@ def _context(game: Game, spec: BoxSpec, counts: dict[str, int], size: tuple[floa
     return ctx
 
 
+def _board_layout_names(job: OutputJob) -> tuple[str, frozenset[str]] | None:
+    """(display name, layout names) of the game's boards.toml, for telling a box face that
+    names a board's layout what it is; None when there is none or it cannot be read (the board
+    sheets report that)."""
+    path = job.source.templates_dir / BOARDS_FILE
+    if "boxes" not in job.game.manifest or not path.is_file():
+        return None
+    try:
+        found = tomllib.loads(path.read_text(encoding="utf-8")).get("layouts", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return f"{job.source.templates_display}/{BOARDS_FILE}", frozenset(found if isinstance(found, dict) else ())
+
+
 def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     """The boxes PDF and each sheet's SVG, in memory (``result.outputs``)."""
     game, settings = job.game, job.settings
@@ -154,7 +170,7 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
         layouts = game_layouts(game, job.source)
     except LayoutError:  # a broken layouts.toml is the card sheets' error, reported there
         layouts = None
-    specs, findings = box_specs(game, counts, layouts)
+    specs, findings = box_specs(game, counts, layouts, _board_layout_names(job))
     renderer = Renderer(layouts or LayoutSet(job.source.templates_dir, job.source.layouts_display, {}, {},
                                              dict(game.manifest.get("colors", {}))),
                         game.path, max_image_pixels=settings.max_image_pixels, game_display=game.display_root,

@@ -225,3 +225,42 @@ def test_group_and_face_errors_are_located_with_a_hint_and_check_finds_them_firs
     reported = [(f["rule"], f["line"], f["message"].split(" in ")[0]) for f in json.loads(cli.stdout)[0]["findings"]
                 if f["rule"].startswith("box.")]
     assert cli.returncode == 1 and reported == [(r, line, m.split(" in ")[0]) for r, line, m, _ in errors]
+
+
+def _box_errors(game_dir: Path, tmp_path: Path) -> list[tuple[str, str, str]]:
+    return [(f.rule, f.message, f.hint) for f in _build(game_dir, tmp_path, dry=True).findings
+            if f.severity == "error"]
+
+
+def test_a_group_named_after_one_of_its_decks_is_no_error(tiny, tmp_path):
+    _add_deck(tiny, "more", "More cards")
+    _add_boxes(tiny, '[boxes.cards]\ndecks = ["cards", "more"]\n')
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.severity == "error"] == [] and result.cards == 1
+    assert sorted(p.name for p in (tmp_path / "boxes").iterdir()) == ["tiny-box-cards.svg"]
+
+
+def test_a_group_of_no_real_deck_says_so_and_nothing_about_its_name(tiny, tmp_path):
+    _add_boxes(tiny, '[boxes.all]\ndecks = ["crads", "Action cards", "tokens", "zebra"]\n')
+    errors = _box_errors(tiny, tmp_path)
+    assert [m for _, m, _ in errors] == ["no deck 'crads'", "no deck 'Action cards'",
+                                         "no deck 'tokens': 'tokens' is a tokens component, not a deck",
+                                         "no deck 'zebra'"]
+    assert errors[0][2] == "did you mean 'cards'? decks: cards"
+    assert errors[1][2].startswith("did you mean 'cards'? a group names its decks by id")
+    assert errors[2][2] == "a box holds decks of cards; decks: cards"
+    assert errors[3][2] == "decks: cards"  # nothing close: no guess
+
+
+def test_a_face_naming_a_board_layout_is_told_it_is_one_and_unrelated_names_get_no_guess(tiny, tmp_path):
+    _add_boxes(tiny, '[boxes.cards]\ndecks = ["cards"]\nfront = { layout = "coin" }\nback = { layout = "gren" }\n'
+                     'sides = { layout = "actor" }\n')
+    errors = _box_errors(tiny, tmp_path)
+    assert [m for _, m, _ in errors] == [
+        "the layout 'coin' is a board layout of tiny/templates/boards.toml, not a card layout of "
+        "tiny/templates/layouts.toml: a box's faces are drawn as its decks' cards are",
+        "the layout 'gren' is not defined in tiny/templates/layouts.toml",
+        "the layout 'actor' is not defined in tiny/templates/layouts.toml"]
+    assert errors[0][2].endswith("or give an image; layouts: action, base, green, red")
+    assert errors[1][2] == "did you mean 'green'? layouts: action, base, green, red"
+    assert errors[2][2] == "layouts: action, base, green, red"  # 'actor' is not close enough to 'action' to guess
