@@ -4,6 +4,8 @@ text, stroked segments (crop marks, cut ticks), the scale check and a cover page
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import __version__
 from ..core.units import MM, Size
 from ..geometry.impose import MARK_WIDTH
@@ -101,6 +103,97 @@ def text(c, font: str, size: float, x: float, y: float, value: str, align: str =
     else:
         c.drawString(x, y, value)
     c.restoreState()
+
+
+def wrap_words(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` broken at spaces into lines no wider than ``width`` pt in ``font`` at ``size``
+    pt, as many words to a line as fit; a word wider than ``width`` stands alone on its line
+    (and is wider than it)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    name = register(font)
+    lines: list[str] = []
+    for word in value.split():
+        if lines and stringWidth(lines[-1] + " " + word, name, size) <= width + 1e-6:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """Lines of text fitted into a box: per entry, its font, size (pt) and lines; each line's
+    ``ascent`` and ``descent`` (pt above and below its baseline, the font's own) and ``gap``
+    between lines; ``height`` of the whole block, pt; ``fits``: whether it is inside the box."""
+
+    entries: tuple[tuple[str, float, tuple[str, ...]], ...]
+    height: float
+    fits: bool
+
+    def baselines(self, top: float) -> list[tuple[str, float, str, float]]:
+        """(font, size, line, baseline y) of every line, the block's top edge at ``top`` (y up)."""
+        from reportlab.pdfbase.pdfmetrics import getAscentDescent
+
+        out = []
+        y = top
+        for font, size, lines in self.entries:
+            ascent, descent = getAscentDescent(register(font), size)
+            for line in lines:
+                out.append((font, size, line, y - ascent))
+                y -= ascent - descent + size * LINE_GAP
+        return out
+
+
+LINE_GAP = 0.15
+"""Space between two lines of a fitted block, as a share of the upper line's size."""
+
+
+def fit_text(entries: list[tuple[str, str, float]], width: float, height: float, least: float = 6.0) -> FittedText:
+    """``entries`` (text, font, size pt) set in a box ``width`` x ``height`` pt, one under the
+    other, made smaller together and wrapped at spaces until they fit: on one line each, from
+    their sizes down to six tenths of them; then on at most two lines each, three, ... (as many
+    as the longest has words), each from their sizes down to six tenths; then on as few lines
+    as fit, down to ``least`` pt (never smaller). The first of these that fits is taken; when
+    none does, the smallest, on one line per word at most, with ``fits`` False."""
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+
+    def measure(scale: float, most: int) -> FittedText:
+        placed = []
+        total = 0.0
+        good = True
+        for value, font, size in entries:
+            at = max(least, min(size, size * scale))
+            lines = [value] if most == 1 else wrap_words(value, font, at, width)
+            good = good and len(lines) <= most and all(stringWidth(line, register(font), at) <= width + 1e-6
+                                                       for line in lines)
+            ascent, descent = getAscentDescent(register(font), at)
+            total += len(lines) * (ascent - descent + at * LINE_GAP)
+            placed.append((font, at, tuple(lines)))
+        total -= placed[-1][1] * LINE_GAP if placed else 0.0  # no gap below the last line
+        return FittedText(tuple(placed), total, good and total <= height + 1e-6)
+
+    if not entries:
+        return FittedText((), 0.0, True)
+    steps = [1.0 - 0.025 * k for k in range(41)]  # 1.0 down to 0.0 in steps of 2.5 %
+    smallest = least / max(size for _, _, size in entries)
+    words = max(len(value.split()) for value, _, _ in entries)
+    for most in range(1, max(1, words) + 1):
+        for scale in steps:
+            if scale < 0.6 - 1e-9:
+                break
+            found = measure(scale, most)
+            if found.fits:
+                return found
+    for scale in steps:
+        if scale < 0.6 - 1e-9:
+            for most in range(1, max(1, words) + 1):
+                found = measure(scale, most)
+                if found.fits:
+                    return found
+        if scale <= smallest:
+            break
+    return measure(smallest, max(1, words))
 
 
 def stroke_segments(c, segments, width: float = MARK_WIDTH, gray: float = 0.0, dash: tuple | None = None) -> None:
