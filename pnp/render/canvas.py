@@ -1,6 +1,7 @@
 """Canvases and the marks every sheet shares: how each PDF `pnp` writes is set up (metadata,
 viewer preferences, a date and document ID that are the same for the same input), one line of
-text, stroked segments (crop marks, cut ticks), the scale check and a cover page."""
+text, text fitted into a box (made smaller and wrapped), stroked segments (crop marks, cut
+ticks), the scale check and a cover page."""
 
 from __future__ import annotations
 
@@ -233,23 +234,60 @@ def draw_scale_check(c, x: float, y: float) -> None:
     c.restoreState()
 
 
+COVER_INDENT = 4 * MM
+"""How far a cover's contents entry continues to the right of its first line when it wraps, pt."""
+
+
+def _cover_rows(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` as the lines of a cover (:func:`wrap_words`), a word wider than ``width``
+    (a long file name) broken where it reaches the edge."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    name = register(font)
+    if stringWidth(value, name, size) <= width + 1e-6:
+        return [value]  # as given, spaces and all
+    rows: list[str] = []
+    for row in wrap_words(value, font, size, width):
+        while len(row) > 1 and stringWidth(row, name, size) > width + 1e-6:
+            cut = len(row) - 1
+            while cut > 1 and stringWidth(row[:cut], name, size) > width + 1e-6:
+                cut -= 1
+            rows.append(row[:cut])
+            row = row[cut:]
+        rows.append(row)
+    return rows
+
+
 def draw_cover(c, paper: Size, margin: float, title: str, lines: list[str], contents: list[str]) -> None:
     """A cover page: the title, how to print, the scale check (docs/print-specs.md §8 check 17) and
-    a list of what the file holds."""
+    a list of what the file holds. A title, line or contents entry wider than the page inside
+    ``margin`` (pt) wraps onto the next line (an entry's further lines indented
+    :data:`COVER_INDENT`); entries that reach the bottom margin are counted in a last line
+    ``... and N more``."""
     h = paper.height
     m = margin + 5 * MM
+    width = paper.width - 2 * m
     c.setFillColorRGB(0, 0, 0)
-    text(c, "sans-bold", 18, m, h - m - 14, title)
-    y = h - m - 40
-    for i, line in enumerate(lines):
-        text(c, "sans", 9.5, m, y - i * 13, line)
-    y -= len(lines) * 13 + 40 * MM
+    heads = _cover_rows(title, "sans-bold", 18, width)
+    for i, row in enumerate(heads):
+        text(c, "sans-bold", 18, m, h - m - 14 - i * 22, row)
+    y = h - m - 40 - (len(heads) - 1) * 22
+    rows = [row for line in lines for row in _cover_rows(line, "sans", 9.5, width)]
+    for i, row in enumerate(rows):
+        text(c, "sans", 9.5, m, y - i * 13, row)
+    y -= len(rows) * 13 + 40 * MM
     draw_scale_check(c, m, y)
     y -= 12 * MM
     text(c, "sans-bold", 11, m, y, "Contents")
+    row = 0
     for i, line in enumerate(contents):
-        yy = y - 15 - i * 12
-        if yy < margin + 5 * MM:
+        parts = _cover_rows(line, "sans", 9, width)
+        if len(parts) > 1:  # wrapped: its further lines indented, so each entry stands out
+            parts = _cover_rows(line, "sans", 9, width - COVER_INDENT)
+        yy = y - 15 - row * 12
+        if yy - (len(parts) - 1) * 12 < margin + 5 * MM:
             text(c, "sans", 9, m, yy, f"... and {len(contents) - i} more")
             break
-        text(c, "sans", 9, m, yy, line)
+        for k, part in enumerate(parts):
+            text(c, "sans", 9, m + (COVER_INDENT if k else 0), yy - k * 12, part)
+        row += len(parts)

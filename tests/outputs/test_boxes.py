@@ -316,3 +316,15 @@ def test_a_name_that_cannot_fit_its_panels_is_a_warning_check_finds_too(tiny, tm
         "the name does not fit the sides"]
     assert all("(deck cards)" in f.message and "even at 6 pt" in f.message for f in dry)
     assert dry[0].hint.startswith('a shorter name, or give the box one of its own: [boxes.cards]')
+
+
+def test_a_contents_entry_longer_than_the_cover_wraps_inside_its_margins(tiny, tmp_path):
+    _add_deck(tiny, "more", "More cards with a name that goes on and on")
+    _add_boxes(tiny, f'[boxes.all]\nname = "{LONG_NAME}"\ndecks = ["cards", "more"]\n')
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.severity == "error"] == []
+    cover = open_pdf(tmp_path / "tiny-boxes.pdf").pages[0]
+    right = cover.width - 5 * MM - 5 * MM  # the default --margin, and the cover's own 5 mm
+    assert max(ch["x1"] for ch in cover.chars) <= right + 0.01
+    words = " ".join(cover.extract_text().split())
+    assert f"{LONG_NAME} (Action cards, More cards with a name that goes on and on): 10 cards" in words
