@@ -386,3 +386,16 @@ def test_a_malformed_cutter_profile_is_the_same_findings_in_check_and_build(tiny
     assert lines == [(f.rule, f.line, f.field) for f in built.findings if f.severity == "error"]
     assert [line for _, line, _ in lines] == [2, 3, 4, 9, 11, 13]
     assert not (tmp_path / "out" / "cut").exists()
+
+
+def test_a_changed_cutter_profile_makes_the_cut_sheets_again(five, tmp_path):
+    from pnp.pipeline.build import BuildJob, run_game
+
+    path = tmp_path / "mine.toml"
+    path.write_text((PROFILES / "generic.toml").read_text())
+    source = GameSource(five, "tiny", five / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False), cut=str(path), outputs=("cut",))
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).ran
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).kept  # nothing changed
+    path.write_text(path.read_text().replace("bleed = 1.0", "bleed = 1.5"))
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).ran

@@ -238,6 +238,12 @@ def _mark_problems(bad, unknown, key: str, mark, size: Size | None, line) -> Non
                 line)
 
 
+def profile_path(spec: str) -> Path:
+    """The file of the cutter profile ``spec``: a path to a .toml file as given, else the
+    bundled ``profiles/<spec>.toml`` (which may not exist: :func:`load_profile` says so)."""
+    return Path(spec) if spec.endswith(".toml") else PROFILES / f"{spec}.toml"
+
+
 def load_profile(spec: str) -> CutterProfile:
     """The cutter profile ``spec``: a name of ``profiles/`` (``silhouette``, ``cricut``,
     ``generic``) or a path to a .toml file. Lengths are read in mm and kept in pt.
@@ -246,7 +252,7 @@ def load_profile(spec: str) -> CutterProfile:
     and :class:`CutterProfileErrors` listing every problem of a malformed file (an unknown
     key, a value of the wrong type, a length not more than 0, a position off the paper, a
     missing setting), each naming the file, the key and its line."""
-    path = Path(spec) if spec.endswith(".toml") else PROFILES / f"{spec}.toml"
+    path = profile_path(spec)
     if not path.is_file():
         known = sorted(p.stem for p in PROFILES.glob("*.toml"))
         raise BuildError(f"no cutter profile {spec!r}", rule="cut.profile",
