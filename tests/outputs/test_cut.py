@@ -399,3 +399,30 @@ def test_a_changed_cutter_profile_makes_the_cut_sheets_again(five, tmp_path):
     assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).kept  # nothing changed
     path.write_text(path.read_text().replace("bleed = 1.0", "bleed = 1.5"))
     assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).ran
+
+
+PAPER = '[paper.letter]\nmarks = []\narea = { left = 10, top = 10, width = 100, height = 100 }\nkeepouts = []\n'
+
+
+@pytest.mark.parametrize("text, key, message", [
+    (PAPER.replace("marks = []", "marks = [{ x = 1, y = 1 }]"), "paper.letter.marks[0].kind",
+     "a mark needs kind: 'square' or 'corner'"),
+    (PAPER.replace("marks = []", 'marks = [{ kind = "corner", x = 1, y = 1, toward = "down" }]'),
+     "paper.letter.marks[0].toward", "toward must be where a corner mark's arms point, not \"down\""),
+    (PAPER.replace("keepouts = []", "keepouts = { left = 1 }"), "paper.letter.keepouts",
+     "keepouts must be a list [...] of tables, not { left = 1 }"),
+    (PAPER.replace("[paper.letter]", "[paper.leter]"), "paper.leter", "unknown paper 'leter' in [paper.leter]"),
+    (PAPER.replace("width = 100", "width = 300"), "paper.letter.area",
+     "the rectangle paper.letter.area runs off the paper: its right edge is 310 mm and its bottom edge 110 mm "
+     "from the top-left corner, on a sheet 215.9 x 279.4 mm"),
+    ("square = true\n" + PAPER, "square", "square must be a number of mm, not true"),
+    ("line_width = 0\n" + PAPER, "line_width", "line_width must be more than 0 mm, not 0"),
+])
+def test_each_kind_of_profile_problem_is_said_at_its_key(tmp_path, text, key, message):
+    from pnp.outputs.cut.profile import CutterProfileErrors, load_profile
+
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    with pytest.raises(CutterProfileErrors) as info:
+        load_profile(str(path))
+    assert [(e.location.column_name, e.message) for e in info.value.errors] == [(key, message)]

@@ -93,6 +93,10 @@ def _shown(value) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value + '"'
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_shown(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
     return repr(value)
 
 
@@ -215,7 +219,9 @@ def _mark_problems(bad, unknown, key: str, mark, size: Size | None, line) -> Non
         if name not in MARK_KEYS:
             unknown(f"{key}.{name}", name, MARK_KEYS, f"the mark {key}", line)
     kind = mark.get("kind")
-    if kind not in ("square", "corner"):
+    if kind is None:
+        bad(f"{key}.kind", "a mark needs kind: 'square' or 'corner'", "kinds: square, corner", line)
+    elif kind not in ("square", "corner"):
         bad(f"{key}.kind", f"a mark's kind must be 'square' or 'corner', not {_shown(kind)}",
             did_you_mean(str(kind), ["square", "corner"], "kinds: square, corner", cutoff=0.75), line)
     toward = mark.get("toward")
