@@ -194,8 +194,10 @@ def _board_layout_names(job: OutputJob) -> tuple[str, frozenset[str]] | None:
     """(display name, layout names) of the game's boards.toml, for telling a box face that
     names a board's layout what it is; None when there is none or it cannot be read (the board
     sheets report that)."""
+    if "boxes" not in job.game.manifest or not job.source.templates_dir:
+        return None
     path = job.source.templates_dir / BOARDS_FILE
-    if "boxes" not in job.game.manifest or not path.is_file():
+    if not path.is_file():
         return None
     try:
         found = tomllib.loads(path.read_text(encoding="utf-8")).get("layouts", {})
