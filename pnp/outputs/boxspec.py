@@ -93,9 +93,11 @@ def _face(game: Game, where: str, raw: Any, layouts: LayoutSet | None,
             where_from = layouts.display if layouts is not None else "layouts.toml"
             listed = "layouts: " + (", ".join(sorted(known)) or "none")
             if boards is not None and value in boards[1]:
+                decks = ", ".join(c.id for c in game if c.kind == "deck") or "none"
                 return None, [_error(game, "box.face", key,
                                      f"the layout {value!r} is a board layout of {boards[0]}, not a card layout of "
-                                     f"{where_from}: a box's faces are drawn as its decks' cards are",
+                                     f"{where_from}: a box holds decks (decks: {decks}), and its faces are drawn "
+                                     f"as their cards are",
                                      f"design the face in {where_from} (its trim the panel's size), or give an "
                                      f"image; {listed}")]
             return None, [_error(game, "box.face", key, f"the layout {value!r} is not defined in {where_from}",

@@ -258,7 +258,7 @@ def test_a_face_naming_a_board_layout_is_told_it_is_one_and_unrelated_names_get_
     errors = _box_errors(tiny, tmp_path)
     assert [m for _, m, _ in errors] == [
         "the layout 'coin' is a board layout of tiny/templates/boards.toml, not a card layout of "
-        "tiny/templates/layouts.toml: a box's faces are drawn as its decks' cards are",
+        "tiny/templates/layouts.toml: a box holds decks (decks: cards), and its faces are drawn as their cards are",
         "the layout 'gren' is not defined in tiny/templates/layouts.toml",
         "the layout 'actor' is not defined in tiny/templates/layouts.toml"]
     assert errors[0][2].endswith("or give an image; layouts: action, base, green, red")
