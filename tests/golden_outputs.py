@@ -104,7 +104,8 @@ def variant_bad_inputs(work: Path) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, target)
         spec = tomllib.loads((case / "case.toml").read_text(encoding="utf-8"))
-        extra = ["--boxes"] if spec.get("boxes") else []
+        extra = (["--boxes"] if spec.get("boxes") else []) + (["--cut", f"{case.name}/{spec['cut']}"] if "cut" in spec
+                                                              else [])
         _run_here(["check", "--format", "json", *extra, case.name], work, f"{case.name}.check.out")
         if spec["run"] == "build":
             _run_here(["build", "-o", f"out-{case.name}", "--no-contact-sheets", *extra, case.name], work,

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..core.units import PAPER_SIZES
-from .settings import length, load_options, offset, parse_delimiter, sheet_options  # noqa: F401  (the commands' helpers)
+from .settings import (card_thickness, length, load_options, offset, parse_delimiter,  # noqa: F401  (the commands' helpers)
+                       sheet_options, sleeve_thickness)
 
 Paper = Enum("Paper", {name.replace("-", "_").upper(): name for name in PAPER_SIZES}, type=str)
 """The papers a sheet or a rulebook page may be (``letter``, ``a4``, ...), any case."""
@@ -101,10 +102,12 @@ CornerRadiusOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
 BoxesOpt = Annotated[bool, typer.Option(
     "--boxes", help="Also make a printable tuck box for each deck (or each group of decks game.toml's [boxes] "
                     "names), sized from its cards, and card dividers for a game of several decks (docs/cutting.md).")]
-CardThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
-                                                 help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card).")]
-SleeveThicknessOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
-                                                   help="What a sleeve adds to each card's thickness, for --boxes.")]
+CardThicknessOpt = Annotated[float, typer.Option(parser=card_thickness, metavar="LENGTH",
+                                                 help="Thickness of one card, for --boxes (0.30 mm: 300 gsm card; "
+                                                      "0.05 mm to 5 mm).")]
+SleeveThicknessOpt = Annotated[float, typer.Option(parser=sleeve_thickness, metavar="LENGTH",
+                                                   help="What a sleeve adds to each card's thickness, for --boxes "
+                                                        "(0 to 1 mm).")]
 
 
 def size_option(value):

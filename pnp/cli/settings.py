@@ -69,6 +69,44 @@ def length(value) -> float:
     return result
 
 
+CARD_THICKNESS_RANGE = ("0.05mm", "5mm")
+"""The least and greatest ``--card-thickness``: thinner than 0.05 mm is thinner than any paper
+(80 gsm office paper is about 0.10 mm), thicker than 5 mm is no card."""
+SLEEVE_THICKNESS_MOST = "1mm"
+"""The greatest ``--sleeve-thickness``: a thick sleeve adds about 0.1 mm to a card."""
+
+
+def _bounded(value, least: str | None, most: str, noun: str, hint: str) -> float:
+    """``value`` as :func:`length` reads it, refused below ``least`` (None: 0 is allowed) or
+    above ``most``, said as the other option errors say a bound. Raises typer.BadParameter."""
+    result = length(value)
+    shown = repr(str(value))
+    if least is not None and result < parse_length(least) - 1e-9:
+        raise bad_parameter(f"{shown} is below the least {noun}, {least.removesuffix('mm')} mm; {hint}")
+    if result > parse_length(most) + 1e-9:
+        raise bad_parameter(f"{shown} is above the greatest {noun}, {most.removesuffix('mm')} mm; {hint}")
+    return result
+
+
+def card_thickness(value) -> float:
+    """``--card-thickness 0.30mm``: one card's thickness in pt, from 0.05 mm to 5 mm (a box
+    sized for cards of no thickness would hold none). Raises typer.BadParameter."""
+    if isinstance(value, float):
+        return value
+    return _bounded(value, CARD_THICKNESS_RANGE[0], CARD_THICKNESS_RANGE[1], "card thickness",
+                    "300 gsm card is about 0.30 mm thick: measure ten cards with a ruler and divide by ten")
+
+
+def sleeve_thickness(value) -> float:
+    """``--sleeve-thickness 0.08mm``: what a sleeve adds to each card's thickness in pt, from 0
+    (no sleeves) to 1 mm. Raises typer.BadParameter."""
+    if isinstance(value, float):
+        return value
+    return _bounded(value, None, SLEEVE_THICKNESS_MOST, "sleeve thickness",
+                    "a sleeve adds about 0.04 to 0.1 mm to a card: measure ten sleeved cards, subtract ten bare "
+                    "ones and divide by ten")
+
+
 def offset(value) -> tuple[float, float]:
     """``--back-offset X,Y``: millimetres (``0.5,-0.3``) or lengths with units (``0.02in,0in``),
     at most 10 mm each way, in pt. Raises typer.BadParameter, which names the option."""

@@ -101,6 +101,57 @@ def line_of(lines: dict[str, int], key: str) -> int | None:
     return None
 
 
+def array_item_lines(text: str, line: int | None) -> list[int]:
+    """The 1-based line on which each item of the array whose key is on ``line`` begins
+    (``marks = [`` then one inline table per line), in order; [] when ``line`` is None or holds
+    no array. Strings and comments are skipped over, so a bracket inside them does not count."""
+    if line is None:
+        return []
+    rows = text.splitlines()
+    starts: list[int] = []
+    depth = 0
+    seen_equals = False
+    expect_item = False
+    for number in range(line, len(rows) + 1):
+        row = rows[number - 1]
+        i = 0
+        while i < len(row):
+            ch = row[i]
+            if ch == "#":
+                break
+            if ch in "\"'":
+                if seen_equals and depth == 0:
+                    return []  # a text, not an array
+                if depth == 1 and expect_item:
+                    starts.append(number)
+                    expect_item = False
+                end = row.find(ch, i + 1)
+                while ch == '"' and end > 0 and row[end - 1] == "\\":
+                    end = row.find(ch, end + 1)
+                i = len(row) if end < 0 else end + 1
+                continue
+            if not seen_equals:
+                seen_equals = ch == "="
+            elif depth == 0 and ch == "[":
+                depth, expect_item = 1, True
+            elif depth == 0 and not ch.isspace():
+                return []  # not an array
+            elif depth >= 1:
+                if depth == 1 and expect_item and not ch.isspace() and ch not in ",]":
+                    starts.append(number)
+                    expect_item = False
+                if ch in "[{":
+                    depth += 1
+                elif ch in "]}":
+                    depth -= 1
+                    if depth == 0:
+                        return starts
+                elif ch == "," and depth == 1:
+                    expect_item = True
+            i += 1
+    return starts
+
+
 _DECODE_AT_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 

@@ -20,6 +20,7 @@ A box that does not fit a sheet even split is a ``box.fit`` error at its (first)
 from __future__ import annotations
 
 import io
+import tomllib
 from types import SimpleNamespace
 
 from ..core.errors import LayoutError
@@ -30,8 +31,9 @@ from ..geometry.tuckbox import Net, inner_size, tuck_nets
 from ..model.context import piece_context
 from ..model.facts import game_facts
 from ..model.game import Game
+from ..model.games import BOARDS_FILE
 from ..model.pieces import Piece
-from ..render.canvas import FOLD_GRAY, draw_cover, new_canvas, stroke_segments, text
+from ..render.canvas import FOLD_GRAY, draw_cover, fit_text, new_canvas, stroke_segments, text
 from ..render.elements.image import draw_image
 from ..render.renderer import Renderer
 from .base import BuildResult, OutputJob, Stage, draft_option
@@ -63,18 +65,36 @@ def place(net: Net, paper: Size, margin: float) -> tuple[Net, Size]:
     return net.moved((sheet.width - w) / 2, (sheet.height - h) / 2), sheet
 
 
-def _label(c, rect, lines: list[tuple[str, float]], turn: bool = False) -> None:
+LABEL_LEAST = 6.0
+"""The smallest size (pt) a panel's name and count are set in; text that does not fit its panel
+even at this size, wrapped, is a ``box.text-fit`` warning."""
+LABEL_PAD = 2 * MM
+"""Room kept clear between a panel's text and its folds, pt (a side's two long edges: half)."""
+
+
+def _label(c, rect, entries: list[tuple[str, str, float]], turn: bool = False) -> bool:
+    """The ``entries`` (text, font, size pt) of a plain panel ``rect`` (x, y, w, h pt), centred
+    in it one under the other, made smaller and wrapped to fit inside it
+    (:func:`pnp.render.canvas.fit_text`, at least :data:`LABEL_LEAST`); ``turn`` sets them a
+    quarter turned counter-clockwise, reading up the panel (the sides). Text that still does not
+    fit is cut off at the panel's edges. Returns whether it fits."""
     x, y, w, h = rect
+    across, up = (h, w) if turn else (w, h)
+    pad_across, pad_up = (LABEL_PAD, min(LABEL_PAD / 2, up / 8)) if turn else (LABEL_PAD, LABEL_PAD)
+    fitted = fit_text(entries, across - 2 * pad_across, up - 2 * pad_up, least=LABEL_LEAST)
     c.saveState()
+    if not fitted.fits:
+        clip = c.beginPath()
+        clip.rect(x, y, w, h)
+        c.clipPath(clip, stroke=0, fill=0)
     c.translate(x + w / 2, y + h / 2)
     if turn:
         c.rotate(90)
-    across = h if turn else w
-    for i, (line, size) in enumerate(lines):
-        size = min(size, max(4.0, across * 0.8 / max(1, len(line)) * 1.8))
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        text(c, "sans-bold" if i == 0 else "sans", size, 0, -size / 3 - i * size * 1.4, line, align="centre")
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    for font, size, line, baseline in fitted.baselines(fitted.height / 2):
+        text(c, font, size, 0, baseline, line, align="centre")
     c.restoreState()
+    return fitted.fits
 
 
 def _draw_face(c, renderer: Renderer, game: Game, face: Face, ctx: dict, spec: BoxSpec, side: str, rect,
@@ -95,7 +115,9 @@ def _draw_face(c, renderer: Renderer, game: Game, face: Face, ctx: dict, spec: B
     c.restoreState()
 
 
-def _draw_net(c, net: Net, spec: BoxSpec, count: int, game: Game, renderer: Renderer, ctx: dict) -> None:
+def _draw_net(c, net: Net, spec: BoxSpec, count: int, game: Game, renderer: Renderer, ctx: dict) -> list[str]:
+    """The net of ``spec``'s box with its faces, labels and folds; returns the panels
+    (``front``, ``back``, ``sides``) whose text does not fit them."""
     path = c.beginPath()
     path.moveTo(*net.outline[0])
     for point in net.outline[1:]:
@@ -123,13 +145,38 @@ def _draw_net(c, net: Net, spec: BoxSpec, count: int, game: Game, renderer: Rend
             if side in panels and "sides" in faces:
                 _draw_face(c, renderer, game, faces["sides"], ctx, spec, "sides", panels[side], turn=True)
         c.restoreState()
-    for side, label in (("front", [(name, 16), (f"{count} cards", 10)]), ("back", [(name, 14), (game.title, 8)])):
-        if side in panels and side not in faces:
-            _label(c, panels[side], label)
+    crowded = []
+    for side, label in (("front", [(name, "sans-bold", 16), (f"{count} cards", "sans", 10)]),
+                        ("back", [(name, "sans-bold", 14), (game.title, "sans", 8)])):
+        if side in panels and side not in faces and not _label(c, panels[side], label):
+            crowded.append(side)
     for side in ("side", "side-2"):
-        if side in panels and "sides" not in faces and panels[side][2] >= 4 * MM:
-            _label(c, panels[side], [(name, 9)], turn=True)
+        if side in panels and "sides" not in faces and panels[side][2] >= 4 * MM \
+                and not _label(c, panels[side], [(name, "sans-bold", 9)], turn=True) and "sides" not in crowded:
+            crowded.append("sides")
     stroke_segments(c, net.folds, width=0.5, gray=FOLD_GRAY, dash=(3, 2))
+    return crowded
+
+
+def text_fit_finding(game: Game, spec: BoxSpec, panel: str, size: tuple[float, float]) -> Finding:
+    """The ``box.text-fit`` warning of a ``panel`` (``front``, ``back``, ``sides``; ``size`` its
+    width and height, pt) of ``spec``'s box whose name (and count or title) does not fit it even
+    at :data:`LABEL_LEAST` pt wrapped: at the name's key (the group's ``name``, or the deck's)."""
+    if spec.key is None:
+        key, hint = (f"components.{spec.decks[0].id}.name",
+                     f'a shorter name, or give the box one of its own: [boxes.{spec.id}] with decks = '
+                     f'["{spec.id}"] and name = "..." (printed on the box instead), or a face layout')
+    else:
+        table = game.manifest.get("boxes", {}).get(spec.id, {})
+        key = f"{spec.key}.name" if "name" in table else spec.key
+        hint = f'a shorter name = "..." under [{spec.key}], or a face layout for its {panel}'
+    decks = ", ".join(d.id for d in spec.decks)
+    what = "the name and the count do" if panel == "front" else "the name and the game's title do" \
+        if panel == "back" else "the name does"
+    return Finding.at("warning", "box.text-fit", game.key_location(key),
+                      f"{what} not fit the {panel} panel ({to_mm(size[0]):.1f} x {to_mm(size[1]):.1f} mm) of "
+                      f"the tuck box of {spec.name!r} (deck {decks}) even at {LABEL_LEAST:g} pt on several lines: "
+                      f"the text is cut off at the panel's edges", hint=hint, component=spec.decks[0].id)
 
 
 def _context(game: Game, spec: BoxSpec, counts: dict[str, int], size: tuple[float, float, float]) -> dict:
@@ -143,6 +190,22 @@ def _context(game: Game, spec: BoxSpec, counts: dict[str, int], size: tuple[floa
     return ctx
 
 
+def _board_layout_names(job: OutputJob) -> tuple[str, frozenset[str]] | None:
+    """(display name, layout names) of the game's boards.toml, for telling a box face that
+    names a board's layout what it is; None when there is none or it cannot be read (the board
+    sheets report that)."""
+    if "boxes" not in job.game.manifest or not job.source.templates_dir:
+        return None
+    path = job.source.templates_dir / BOARDS_FILE
+    if not path.is_file():
+        return None
+    try:
+        found = tomllib.loads(path.read_text(encoding="utf-8")).get("layouts", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return f"{job.source.templates_display}/{BOARDS_FILE}", frozenset(found if isinstance(found, dict) else ())
+
+
 def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     """The boxes PDF and each sheet's SVG, in memory (``result.outputs``)."""
     game, settings = job.game, job.settings
@@ -154,7 +217,7 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
         layouts = game_layouts(game, job.source)
     except LayoutError:  # a broken layouts.toml is the card sheets' error, reported there
         layouts = None
-    specs, findings = box_specs(game, counts, layouts)
+    specs, findings = box_specs(game, counts, layouts, _board_layout_names(job))
     renderer = Renderer(layouts or LayoutSet(job.source.templates_dir, job.source.layouts_display, {}, {},
                                              dict(game.manifest.get("colors", {}))),
                         game.path, max_image_pixels=settings.max_image_pixels, game_display=game.display_root,
@@ -209,7 +272,9 @@ def render_boxes(job: OutputJob, dry: bool) -> BuildResult:
     for net, sheet, spec, count, stem, ctx in sheets:
         name = spec.name
         c.setPageSize((sheet.width, sheet.height))
-        _draw_net(c, net, spec, count, game, renderer, ctx)
+        for panel in _draw_net(c, net, spec, count, game, renderer, ctx):
+            rect = net.panels.get("side") or net.panels["side-2"] if panel == "sides" else net.panels[panel]
+            findings.append(text_fit_finding(game, spec, panel, (rect[3], rect[2]) if panel == "sides" else rect[2:]))
         c.showPage()
         outline = Outline(name, "polygon", 0.0, 0.0, points=net.outline, folds=net.folds)
         result.outputs.append((job.out_dir / "boxes" / f"{game.file_stem}-box-{stem}.svg",

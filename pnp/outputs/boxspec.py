@@ -17,8 +17,9 @@ table named after one deck with just that deck (``[boxes.elements] decks = ["ele
 gives that deck's own box its faces.
 
 Every problem is an error finding located at its game.toml key, with a hint (a did-you-mean
-for a misspelt deck or layout): ``box.group`` for the table and its decks, ``box.face`` for a
-face. ``pnp check --boxes`` finds them first (the same stage, dry).
+for a misspelt deck or layout, only for a name close to it: :data:`CLOSE`): ``box.group`` for
+the table and its decks, ``box.face`` for a face. ``pnp check --boxes`` finds them first (the
+same stage, dry).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ FACES = ("front", "back", "sides")
 """The faces a box may give a layout or a picture."""
 FACE_KEYS = ("layout", "image")
 """How a face is given: one of these."""
+CLOSE = 0.75
+"""How alike a misspelt deck, layout or setting must be to a real one to be suggested
+(difflib's ratio): close enough for a typo, not for an unrelated name."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +73,13 @@ def _error(game: Game, rule: str, key: str, message: str, hint: str, component: 
     return Finding.at("error", rule, game.key_location(key), message, hint=hint, component=component)
 
 
-def _face(game: Game, where: str, raw: Any, layouts: LayoutSet | None) -> tuple[Face | None, list[Finding]]:
+def _face(game: Game, where: str, raw: Any, layouts: LayoutSet | None,
+          boards: tuple[str, frozenset[str]] | None) -> tuple[Face | None, list[Finding]]:
     example = '{ layout = "box-front" } or { image = "art/box-front.png" }'
     if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in FACE_KEYS:
         given = ", ".join(raw) if isinstance(raw, dict) else repr(raw)
-        close = did_you_mean(next(iter(raw)), FACE_KEYS) if isinstance(raw, dict) and len(raw) == 1 else ""
+        close = did_you_mean(next(iter(raw)), FACE_KEYS, cutoff=CLOSE) if isinstance(raw, dict) and len(raw) == 1 \
+            else ""
         return None, [_error(game, "box.face", where, f"a box face is a table of layout or image, not {given}",
                              (close + " " if close else "") + f"write {where.rsplit('.', 1)[1]} = {example}")]
     kind, value = next(iter(raw.items()))
@@ -85,16 +91,28 @@ def _face(game: Game, where: str, raw: Any, layouts: LayoutSet | None) -> tuple[
         known = layouts.layouts if layouts is not None else {}
         if value not in known:
             where_from = layouts.display if layouts is not None else "layouts.toml"
+            listed = "layouts: " + (", ".join(sorted(known)) or "none")
+            if boards is not None and value in boards[1]:
+                decks = ", ".join(c.id for c in game if c.kind == "deck") or "none"
+                return None, [_error(game, "box.face", key,
+                                     f"the layout {value!r} is a board layout of {boards[0]}, not a card layout of "
+                                     f"{where_from}: a box holds decks (decks: {decks}), and its faces are drawn "
+                                     f"as their cards are",
+                                     f"design the face in {where_from} (its trim the panel's size), or give an "
+                                     f"image; {listed}")]
             return None, [_error(game, "box.face", key, f"the layout {value!r} is not defined in {where_from}",
-                                 did_you_mean(value, known, "layouts: " + (", ".join(sorted(known)) or "none")))]
+                                 did_you_mean(value, known, listed, cutoff=CLOSE))]
         return Face(value, None, key), []
     return Face(None, value, key), []
 
 
-def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> tuple[list[BoxSpec], list[Finding]]:
+def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None,
+              boards: tuple[str, frozenset[str]] | None = None) -> tuple[list[BoxSpec], list[Finding]]:
     """The boxes of ``game`` in manifest order: each ``[boxes.ID]`` group where its first deck
     stands, then every deck with cards (``counts`` by deck id) in no group as a box of its own.
-    ``layouts`` (None: the game has no layouts.toml) is what face layouts are looked up in.
+    ``layouts`` (None: the game has no layouts.toml) is what face layouts are looked up in;
+    ``boards`` (the display name of boards.toml and its layouts' names), what a face naming a
+    board's layout is told it is.
     Returns the boxes and the ``box.group`` / ``box.face`` error findings; a group with an
     error is left out (the build is refused by its finding)."""
     raw = game.manifest.get("boxes", {})
@@ -116,13 +134,17 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
             findings.append(_error(game, "box.group", where,
                                    f"box id {bid!r} may hold only letters, digits, '-', '_' and '.'",
                                    "the id names the box's cut file"))
-        if bid in decks and table.get("decks") != [bid]:
+        listed = table.get("decks")
+        if bid in decks and not (isinstance(listed, list) and bid in listed):
+            # a group holding the deck it is named after is that deck's box; any other would share
+            # its cut file's name with that deck's own box
             findings.append(_error(game, "box.group", where, f"box id {bid!r} is also a deck's id",
-                                   "give the group an id of its own; its cut file is named by it"))
+                                   f"give the group an id of its own (its cut file is named by it), or list "
+                                   f"{bid!r} in its decks"))
         for key in table:
             if key not in BOX_KEYS:
                 findings.append(_error(game, "box.group", f"{where}.{key}", f"unknown box setting {key!r}",
-                                       did_you_mean(key, BOX_KEYS, "settings: " + ", ".join(BOX_KEYS))))
+                                       did_you_mean(key, BOX_KEYS, "settings: " + ", ".join(BOX_KEYS), cutoff=CLOSE)))
         names = table.get("decks")
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             findings.append(_error(game, "box.group", f"{where}.decks",
@@ -132,9 +154,7 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
         members = []
         for name in names:
             if name not in decks:
-                other = "" if name not in game.components else f" ({name!r} is a {game.components[name].kind})"
-                findings.append(_error(game, "box.group", f"{where}.decks", f"no deck {name!r}{other}",
-                                       did_you_mean(name, decks, "decks: " + ", ".join(decks))))
+                findings.append(_unknown_deck(game, f"{where}.decks", name, decks))
             elif name in grouped:
                 findings.append(_error(game, "box.group", f"{where}.decks",
                                        f"deck {name!r} is already in box {grouped[name]!r}",
@@ -146,13 +166,13 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
                 grouped[name] = bid
                 members.append(decks[name])
         title = table.get("name", " + ".join(m.name for m in members))
-        if not isinstance(title, str) or not title.strip():
+        if "name" in table and (not isinstance(title, str) or not title.strip()):  # the decks' names otherwise
             findings.append(_error(game, "box.group", f"{where}.name", f"a box's name must be text, not {title!r}",
                                    'for example name = "Starter decks"'))
         faces = {}
         for side in FACES:
             if side in table:
-                face, problems = _face(game, f"{where}.{side}", table[side], layouts)
+                face, problems = _face(game, f"{where}.{side}", table[side], layouts, boards)
                 findings += problems
                 if face is not None:
                     faces[side] = face
@@ -171,6 +191,22 @@ def box_specs(game: Game, counts: dict[str, int], layouts: LayoutSet | None) -> 
             continue
         out.append(BoxSpec(comp.id, comp.name, (comp,)))
     return out, findings
+
+
+def _unknown_deck(game: Game, key: str, name: str, decks: dict[str, Component]) -> Finding:
+    """The ``box.group`` error of a group naming ``name``, which is no deck: another kind of
+    component, a deck's printed name instead of its id, or a misspelt id (suggested when close)."""
+    listed = "decks: " + (", ".join(decks) or "none")
+    other = game.components.get(name)
+    if other is not None:
+        return _error(game, "box.group", key, f"no deck {name!r}: {name!r} is a {other.kind} component, not a deck",
+                      f"a box holds decks of cards; {listed}")
+    by_name = next((c for c in decks.values() if c.name.strip().lower() == name.strip().lower()), None)
+    if by_name is not None:
+        return _error(game, "box.group", key, f"no deck {name!r}",
+                      f"did you mean {by_name.id!r}? a group names its decks by id, and {name!r} is the name "
+                      f"printed on deck {by_name.id!r}; {listed}")
+    return _error(game, "box.group", key, f"no deck {name!r}", did_you_mean(name, decks, listed, cutoff=CLOSE))
 
 
 def deck_counts(game: Game) -> dict[str, int]:

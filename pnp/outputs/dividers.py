@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..core.findings import Finding
 from ..core.units import MM, to_mm
 from ..geometry.dividers import TAB_HEIGHT, Divider, divider, sheet_places, tab_positions
-from ..render.canvas import CUT_GRAY, CUT_WIDTH, draw_cover, new_canvas, text
+from ..render.canvas import CUT_GRAY, CUT_WIDTH, draw_cover, fit_text, new_canvas, text
 from ..render.fonts import register
 from .base import BuildResult, OutputJob
 from .boxspec import deck_counts
@@ -31,6 +31,11 @@ from .cut.files import Outline, write_svg
 TAB_TEXT = 9.0
 """Size of the deck's name on a tab, pt: smaller when it is wider than the tab; below 7 pt the
 name is set on two lines (broken at the space nearest its middle), at most 7 pt."""
+
+
+BODY_LEAST = 6.0
+"""The smallest size (pt) of the deck's name on a divider's body: a longer name wraps
+(:func:`pnp.render.canvas.fit_text`) rather than shrinking further."""
 
 
 def _fit(font: str, value: str, size: float, room: float) -> float:
@@ -68,9 +73,12 @@ def _draw(c, d: Divider, name: str, count: int) -> None:
     for i, line in enumerate(lines):
         text(c, "sans-bold", size, tx + tw / 2, first - i * lead, line, align="centre")
     c.restoreState()
-    big = _fit("sans-bold", name, 14.0, w - 6 * MM)
-    text(c, "sans-bold", big, x + w / 2, y + h * 0.62, name, align="centre")
-    text(c, "sans", 9, x + w / 2, y + h * 0.62 - big - 4, f"{count} cards", align="centre")
+    fitted = fit_text([(name, "sans-bold", 14.0)], w - 6 * MM, h * 0.5, least=BODY_LEAST)
+    _, big, lines = fitted.entries[0]
+    base = y + h * 0.62  # the first line's baseline; further lines below it
+    for i, line in enumerate(lines):
+        text(c, "sans-bold", big, x + w / 2, base - i * big * 1.2, line, align="centre")
+    text(c, "sans", 9, x + w / 2, base - (len(lines) - 1) * big * 1.2 - big - 4, f"{count} cards", align="centre")
     c.setStrokeColorRGB(CUT_GRAY, CUT_GRAY, CUT_GRAY)
     c.setLineWidth(CUT_WIDTH)
     points = d.outline

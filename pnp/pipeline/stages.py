@@ -78,12 +78,13 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
 
 
 def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
-    """``stage`` rendered, and whether it failed (a PnpError, which becomes its one finding)."""
+    """``stage`` rendered, and whether it failed (a PnpError, which becomes its finding; one
+    listing several problems, ``errors``, a finding each)."""
     try:
         with progress.step(stage.name):
             return stage.render(dry), False
     except PnpError as exc:
-        return BuildResult(findings=[stage_failure(exc)]), True
+        return BuildResult(findings=[stage_failure(e) for e in getattr(exc, "errors", None) or [exc]]), True
 
 
 _FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])

@@ -1,8 +1,11 @@
 """Canvases and the marks every sheet shares: how each PDF `pnp` writes is set up (metadata,
 viewer preferences, a date and document ID that are the same for the same input), one line of
-text, stroked segments (crop marks, cut ticks), the scale check and a cover page."""
+text, text fitted into a box (made smaller and wrapped), stroked segments (crop marks, cut
+ticks), the scale check and a cover page."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from .. import __version__
 from ..core.units import MM, Size
@@ -103,6 +106,97 @@ def text(c, font: str, size: float, x: float, y: float, value: str, align: str =
     c.restoreState()
 
 
+def wrap_words(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` broken at spaces into lines no wider than ``width`` pt in ``font`` at ``size``
+    pt, as many words to a line as fit; a word wider than ``width`` stands alone on its line
+    (and is wider than it)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    name = register(font)
+    lines: list[str] = []
+    for word in value.split():
+        if lines and stringWidth(lines[-1] + " " + word, name, size) <= width + 1e-6:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """Lines of text fitted into a box: per entry, its font, size (pt) and lines; each line's
+    ``ascent`` and ``descent`` (pt above and below its baseline, the font's own) and ``gap``
+    between lines; ``height`` of the whole block, pt; ``fits``: whether it is inside the box."""
+
+    entries: tuple[tuple[str, float, tuple[str, ...]], ...]
+    height: float
+    fits: bool
+
+    def baselines(self, top: float) -> list[tuple[str, float, str, float]]:
+        """(font, size, line, baseline y) of every line, the block's top edge at ``top`` (y up)."""
+        from reportlab.pdfbase.pdfmetrics import getAscentDescent
+
+        out = []
+        y = top
+        for font, size, lines in self.entries:
+            ascent, descent = getAscentDescent(register(font), size)
+            for line in lines:
+                out.append((font, size, line, y - ascent))
+                y -= ascent - descent + size * LINE_GAP
+        return out
+
+
+LINE_GAP = 0.15
+"""Space between two lines of a fitted block, as a share of the upper line's size."""
+
+
+def fit_text(entries: list[tuple[str, str, float]], width: float, height: float, least: float = 6.0) -> FittedText:
+    """``entries`` (text, font, size pt) set in a box ``width`` x ``height`` pt, one under the
+    other, made smaller together and wrapped at spaces until they fit: on one line each, from
+    their sizes down to six tenths of them; then on at most two lines each, three, ... (as many
+    as the longest has words), each from their sizes down to six tenths; then on as few lines
+    as fit, down to ``least`` pt (never smaller). The first of these that fits is taken; when
+    none does, the smallest, on one line per word at most, with ``fits`` False."""
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+
+    def measure(scale: float, most: int) -> FittedText:
+        placed = []
+        total = 0.0
+        good = True
+        for value, font, size in entries:
+            at = max(least, min(size, size * scale))
+            lines = [value] if most == 1 else wrap_words(value, font, at, width)
+            good = good and len(lines) <= most and all(stringWidth(line, register(font), at) <= width + 1e-6
+                                                       for line in lines)
+            ascent, descent = getAscentDescent(register(font), at)
+            total += len(lines) * (ascent - descent + at * LINE_GAP)
+            placed.append((font, at, tuple(lines)))
+        total -= placed[-1][1] * LINE_GAP if placed else 0.0  # no gap below the last line
+        return FittedText(tuple(placed), total, good and total <= height + 1e-6)
+
+    if not entries:
+        return FittedText((), 0.0, True)
+    steps = [1.0 - 0.025 * k for k in range(41)]  # 1.0 down to 0.0 in steps of 2.5 %
+    smallest = least / max(size for _, _, size in entries)
+    words = max(len(value.split()) for value, _, _ in entries)
+    for most in range(1, max(1, words) + 1):
+        for scale in steps:
+            if scale < 0.6 - 1e-9:
+                break
+            found = measure(scale, most)
+            if found.fits:
+                return found
+    for scale in steps:
+        if scale < 0.6 - 1e-9:
+            for most in range(1, max(1, words) + 1):
+                found = measure(scale, most)
+                if found.fits:
+                    return found
+        if scale <= smallest:
+            break
+    return measure(smallest, max(1, words))
+
+
 def stroke_segments(c, segments, width: float = MARK_WIDTH, gray: float = 0.0, dash: tuple | None = None) -> None:
     """Stroke each (x1, y1, x2, y2) segment in grey level ``gray`` (0 black), ``width`` pt
     (crop marks by default), dashed when ``dash`` gives (on, off)."""
@@ -140,23 +234,60 @@ def draw_scale_check(c, x: float, y: float) -> None:
     c.restoreState()
 
 
+COVER_INDENT = 4 * MM
+"""How far a cover's contents entry continues to the right of its first line when it wraps, pt."""
+
+
+def _cover_rows(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` as the lines of a cover (:func:`wrap_words`), a word wider than ``width``
+    (a long file name) broken where it reaches the edge."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    name = register(font)
+    if stringWidth(value, name, size) <= width + 1e-6:
+        return [value]  # as given, spaces and all
+    rows: list[str] = []
+    for row in wrap_words(value, font, size, width):
+        while len(row) > 1 and stringWidth(row, name, size) > width + 1e-6:
+            cut = len(row) - 1
+            while cut > 1 and stringWidth(row[:cut], name, size) > width + 1e-6:
+                cut -= 1
+            rows.append(row[:cut])
+            row = row[cut:]
+        rows.append(row)
+    return rows
+
+
 def draw_cover(c, paper: Size, margin: float, title: str, lines: list[str], contents: list[str]) -> None:
     """A cover page: the title, how to print, the scale check (docs/print-specs.md §8 check 17) and
-    a list of what the file holds."""
+    a list of what the file holds. A title, line or contents entry wider than the page inside
+    ``margin`` (pt) wraps onto the next line (an entry's further lines indented
+    :data:`COVER_INDENT`); entries that reach the bottom margin are counted in a last line
+    ``... and N more``."""
     h = paper.height
     m = margin + 5 * MM
+    width = paper.width - 2 * m
     c.setFillColorRGB(0, 0, 0)
-    text(c, "sans-bold", 18, m, h - m - 14, title)
-    y = h - m - 40
-    for i, line in enumerate(lines):
-        text(c, "sans", 9.5, m, y - i * 13, line)
-    y -= len(lines) * 13 + 40 * MM
+    heads = _cover_rows(title, "sans-bold", 18, width)
+    for i, row in enumerate(heads):
+        text(c, "sans-bold", 18, m, h - m - 14 - i * 22, row)
+    y = h - m - 40 - (len(heads) - 1) * 22
+    rows = [row for line in lines for row in _cover_rows(line, "sans", 9.5, width)]
+    for i, row in enumerate(rows):
+        text(c, "sans", 9.5, m, y - i * 13, row)
+    y -= len(rows) * 13 + 40 * MM
     draw_scale_check(c, m, y)
     y -= 12 * MM
     text(c, "sans-bold", 11, m, y, "Contents")
+    row = 0
     for i, line in enumerate(contents):
-        yy = y - 15 - i * 12
-        if yy < margin + 5 * MM:
+        parts = _cover_rows(line, "sans", 9, width)
+        if len(parts) > 1:  # wrapped: its further lines indented, so each entry stands out
+            parts = _cover_rows(line, "sans", 9, width - COVER_INDENT)
+        yy = y - 15 - row * 12
+        if yy - (len(parts) - 1) * 12 < margin + 5 * MM:
             text(c, "sans", 9, m, yy, f"... and {len(contents) - i} more")
             break
-        text(c, "sans", 9, m, yy, line)
+        for k, part in enumerate(parts):
+            text(c, "sans", 9, m + (COVER_INDENT if k else 0), yy - k * 12, part)
+        row += len(parts)

@@ -1,6 +1,7 @@
 """Every case under tests/cases/bad_inputs/: a broken (or awkward) game folder and what pnp must
 say, the same in ``pnp check`` and ``pnp build`` (a case with ``boxes = true`` is run with
-``--boxes``)."""
+``--boxes``, one with ``cut = "FILE"`` with ``--cut`` and the case's cutter profile FILE, named
+``g/FILE`` in what is said)."""
 
 from __future__ import annotations
 
@@ -40,14 +41,15 @@ def run_case(folder: Path, game_dir: Path, out: Path) -> list[str]:
             return [e.render() for e in errors] if errors else [exc.render()]
         return ["ok"]
     source = GameSource(game_dir, "g", game_dir / "templates", "g/templates")
-    settings = BuildSettings(SheetOptions(contact_sheets=False), boxes=spec.get("boxes", False))
+    cut = str(game_dir / spec["cut"]) if "cut" in spec else None
+    settings = BuildSettings(SheetOptions(contact_sheets=False), boxes=spec.get("boxes", False), cut=cut)
     dry = run_game(BuildJob(source, out, settings, write=False))
     built = run_game(BuildJob(source, out, settings, write=True))
     assert finding_lines(dry.findings) == finding_lines(built.findings), "check and build disagree"
     if failing(dry.findings, strict=True) != failing(dry.findings):  # warnings alone: --strict decides
         strict = run_game(BuildJob(source, out.parent / "strict", replace(settings, strict=True), write=True))
         assert strict.refused == "strict", "check --strict fails but build --strict writes"
-    lines = finding_lines(dry.findings)
+    lines = [line.replace(str(game_dir), "g") for line in finding_lines(dry.findings)]
     return lines if any(not line.startswith("info") for line in lines) else ["ok"] + lines
 
 

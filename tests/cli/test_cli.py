@@ -101,6 +101,13 @@ def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
     (["--back-offset", "30,0"], "Invalid value for '--back-offset': '30,0' moves the backs more than 10 mm"),
     (["--margin", "5"], "Invalid value for '--margin': '5' is not a length with a unit"),
     (["--bleed", "-1mm"], "Invalid value for '--bleed': '-1mm' is negative"),
+    (["--boxes", "--card-thickness", "0mm"], "Invalid value for '--card-thickness': '0mm' is below the least card "
+                                             "thickness, 0.05 mm; 300 gsm card is about 0.30 mm thick"),
+    (["--boxes", "--card-thickness", "-0.3mm"], "Invalid value for '--card-thickness': '-0.3mm' is negative"),
+    (["--boxes", "--card-thickness", "3cm"], "Invalid value for '--card-thickness': '3cm' is above the greatest "
+                                             "card thickness, 5 mm"),
+    (["--boxes", "--sleeve-thickness", "2mm"], "Invalid value for '--sleeve-thickness': '2mm' is above the greatest "
+                                               "sleeve thickness, 1 mm"),
 ])
 def test_build_option_errors(tiny, tmp_path, args, message):
     result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), *args)
@@ -407,3 +414,13 @@ def test_a_game_toml_that_does_not_parse_is_named_by_its_folder(tiny):
     [doc] = json.loads(pnp("check", "--format", "json", cwd=tiny).stdout)
     assert (doc["game"], doc["title"], doc["loaded"]) == (".", tiny.name, False)
     assert doc["findings"][0]["line"] == 48
+
+
+def test_card_and_sleeve_thickness_take_their_whole_range_and_check_refuses_alike(tiny):
+    from pnp.cli.settings import card_thickness, sleeve_thickness
+    from pnp.core.units import MM
+
+    assert card_thickness("0.05mm") == pytest.approx(0.05 * MM) and card_thickness("5mm") == pytest.approx(5 * MM)
+    assert sleeve_thickness("0mm") == 0 and sleeve_thickness("1mm") == pytest.approx(MM)
+    result = pnp("check", str(tiny), "--boxes", "--card-thickness", "0mm")
+    assert result.returncode == 2 and "Invalid value for '--card-thickness': '0mm' is below" in result.stderr

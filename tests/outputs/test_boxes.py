@@ -225,3 +225,106 @@ def test_group_and_face_errors_are_located_with_a_hint_and_check_finds_them_firs
     reported = [(f["rule"], f["line"], f["message"].split(" in ")[0]) for f in json.loads(cli.stdout)[0]["findings"]
                 if f["rule"].startswith("box.")]
     assert cli.returncode == 1 and reported == [(r, line, m.split(" in ")[0]) for r, line, m, _ in errors]
+
+
+def _box_errors(game_dir: Path, tmp_path: Path) -> list[tuple[str, str, str]]:
+    return [(f.rule, f.message, f.hint) for f in _build(game_dir, tmp_path, dry=True).findings
+            if f.severity == "error"]
+
+
+def test_a_group_named_after_one_of_its_decks_is_no_error(tiny, tmp_path):
+    _add_deck(tiny, "more", "More cards")
+    _add_boxes(tiny, '[boxes.cards]\ndecks = ["cards", "more"]\n')
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.severity == "error"] == [] and result.cards == 1
+    assert sorted(p.name for p in (tmp_path / "boxes").iterdir()) == ["tiny-box-cards.svg"]
+
+
+def test_a_group_of_no_real_deck_says_so_and_nothing_about_its_name(tiny, tmp_path):
+    _add_boxes(tiny, '[boxes.all]\ndecks = ["crads", "Action cards", "tokens", "zebra"]\n')
+    errors = _box_errors(tiny, tmp_path)
+    assert [m for _, m, _ in errors] == ["no deck 'crads'", "no deck 'Action cards'",
+                                         "no deck 'tokens': 'tokens' is a tokens component, not a deck",
+                                         "no deck 'zebra'"]
+    assert errors[0][2] == "did you mean 'cards'? decks: cards"
+    assert errors[1][2].startswith("did you mean 'cards'? a group names its decks by id")
+    assert errors[2][2] == "a box holds decks of cards; decks: cards"
+    assert errors[3][2] == "decks: cards"  # nothing close: no guess
+
+
+def test_a_face_naming_a_board_layout_is_told_it_is_one_and_unrelated_names_get_no_guess(tiny, tmp_path):
+    _add_boxes(tiny, '[boxes.cards]\ndecks = ["cards"]\nfront = { layout = "coin" }\nback = { layout = "gren" }\n'
+                     'sides = { layout = "actor" }\n')
+    errors = _box_errors(tiny, tmp_path)
+    assert [m for _, m, _ in errors] == [
+        "the layout 'coin' is a board layout of tiny/templates/boards.toml, not a card layout of "
+        "tiny/templates/layouts.toml: a box holds decks (decks: cards), and its faces are drawn as their cards are",
+        "the layout 'gren' is not defined in tiny/templates/layouts.toml",
+        "the layout 'actor' is not defined in tiny/templates/layouts.toml"]
+    assert errors[0][2].endswith("or give an image; layouts: action, base, green, red")
+    assert errors[1][2] == "did you mean 'green'? layouts: action, base, green, red"
+    assert errors[2][2] == "layouts: action, base, green, red"  # 'actor' is not close enough to 'action' to guess
+
+
+LONG_NAME = "The Extraordinarily Long-Winded Compendium of Action Cards for Everyone at the Table"
+
+
+def _rename_deck(game_dir: Path, name: str, copies: int = 20) -> None:
+    manifest = game_dir / "game.toml"
+    manifest.write_text(manifest.read_text().replace('name = "Action cards"', f'name = "{name}"'))
+    (game_dir / "cards.csv").write_text(f"id,title,cost,colour,text,copies\nfire,Fire,2,red,,{copies}\n"
+                                        f"leaf,Leaf,1,green,,{copies}\n")
+
+
+def test_a_long_deck_name_is_made_smaller_and_wrapped_inside_every_panel(tiny, tmp_path):
+    _rename_deck(tiny, LONG_NAME)  # 40 cards: a side 13 mm deep, which shows the name too
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.rule == "box.text-fit"] == []
+    page = open_pdf(tmp_path / "tiny-boxes.pdf").pages[1]
+    xs, ys = _folds(page)
+    depth = xs[2] - xs[1]
+    panels = {"back": (xs[0], xs[1]), "side": (xs[1], xs[2]), "front": (xs[2], xs[3]),
+              "side-2": (xs[3], xs[3] + depth)}
+    chars = page.chars
+    # a character's size: its box's height, or for a turned one its width (pdfminer's boxes)
+    assert min(ch["bottom"] - ch["top"] if ch["upright"] else ch["x1"] - ch["x0"] for ch in chars) >= 6 - 1e-6
+    held = {name: "" for name in panels}
+    for ch in chars:
+        left, right = ch["x0"] / MM, ch["x1"] / MM
+        low, high = (page.height - ch["bottom"]) / MM, (page.height - ch["top"]) / MM
+        inside = [name for name, (x0, x1) in panels.items()
+                  if x0 - TOL <= left and right <= x1 + TOL and ys[0] - TOL <= low and high <= ys[1] + TOL]
+        assert inside, f"{ch['text']!r} at x {left:.1f}-{right:.1f} mm, y {low:.1f}-{high:.1f} mm is on no panel"
+        held[inside[0]] += ch["text"].strip()
+    for name in panels:  # every panel shows the whole name, wrapped over several lines
+        assert LONG_NAME.replace(" ", "") in held[name], (name, held[name])
+    assert "40cards" in held["front"] and "TinyTestGame" in held["back"]
+
+
+def test_a_name_that_cannot_fit_its_panels_is_a_warning_check_finds_too(tiny, tmp_path):
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2  # one word, wider than a panel at 6 pt
+    _rename_deck(tiny, word)
+    dry = [f for f in _build(tiny, tmp_path, dry=True).findings if f.rule == "box.text-fit"]
+    built = [f for f in _build(tiny, tmp_path).findings if f.rule == "box.text-fit"]
+    assert [(f.severity, f.line, f.field, f.message) for f in dry] == \
+        [(f.severity, f.line, f.field, f.message) for f in built]
+    lines = (tiny / "game.toml").read_text().splitlines()
+    name_line = next(i for i, line in enumerate(lines, 1) if line.startswith(f'name = "{word}"'))
+    assert [(f.severity, f.line, f.field) for f in dry] == [("warning", name_line, "components.cards.name")] * 3
+    assert [f.message.split(" panel")[0] for f in dry] == [
+        "the name and the count do not fit the front", "the name and the game's title do not fit the back",
+        "the name does not fit the sides"]
+    assert all("(deck cards)" in f.message and "even at 6 pt" in f.message for f in dry)
+    assert dry[0].hint.startswith('a shorter name, or give the box one of its own: [boxes.cards]')
+
+
+def test_a_contents_entry_longer_than_the_cover_wraps_inside_its_margins(tiny, tmp_path):
+    _add_deck(tiny, "more", "More cards with a name that goes on and on")
+    _add_boxes(tiny, f'[boxes.all]\nname = "{LONG_NAME}"\ndecks = ["cards", "more"]\n')
+    result = _build(tiny, tmp_path)
+    assert [f for f in result.findings if f.severity == "error"] == []
+    cover = open_pdf(tmp_path / "tiny-boxes.pdf").pages[0]
+    right = cover.width - 5 * MM - 5 * MM  # the default --margin, and the cover's own 5 mm
+    assert max(ch["x1"] for ch in cover.chars) <= right + 0.01
+    words = " ".join(cover.extract_text().split())
+    assert f"{LONG_NAME} (Action cards, More cards with a name that goes on and on): 10 cards" in words

@@ -333,3 +333,96 @@ def test_a_misspelt_cutter_profile_suggests_the_closest():
         load_profile("silhuette")
     assert info.value.rule == "cut.profile" and info.value.message == "no cutter profile 'silhuette'"
     assert info.value.hint.startswith("did you mean 'silhouette'? --cut cricut, generic, silhouette")
+
+
+BAD_PROFILE = """title = "Bad"
+bleed = -1.0
+sqare = 5.0
+corner_mark = "20"
+
+[paper.letter]
+marks = [
+  { kind = "square", x = 10.0, y = 10.0 },
+  { kind = "corner", x = 300.0, y = 10.0, toward = "left-down" },
+]
+area = { left = 10.0, top = 10.0, width = 0, height = 259.4 }
+keepouts = [
+  { left = 10.0, top = 10.0, width = 8.0, height = -8.0 },
+]
+"""
+
+
+def test_a_malformed_cutter_profile_reports_every_problem_at_its_line(tmp_path):
+    from pnp.outputs.cut.profile import CutterProfileErrors, load_profile
+
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD_PROFILE)
+    with pytest.raises(CutterProfileErrors) as info:
+        load_profile(str(path))
+    said = [(e.rule, e.location.line, e.location.column_name, e.message) for e in info.value.errors]
+    assert said == [
+        ("cut.profile", 2, "bleed", "bleed must be more than 0 mm, not -1.0"),
+        ("cut.profile", 3, "sqare", "unknown key 'sqare' in a cutter profile"),
+        ("cut.profile", 4, "corner_mark", 'corner_mark must be a number of mm, not "20"'),
+        ("cut.profile", 9, "paper.letter.marks[1].x", "x 300.0 mm is off the paper, which is 215.9 mm wide"),
+        ("cut.profile", 11, "paper.letter.area.width", "width must be more than 0 mm, not 0"),
+        ("cut.profile", 13, "paper.letter.keepouts[0].height", "height must be more than 0 mm, not -8.0"),
+    ]
+    assert info.value.errors[1].hint == ("did you mean 'square'? keys: bleed, corner_mark, line_width, paper, "
+                                         "square, title")
+    assert all(str(e.location.file) == str(path) for e in info.value.errors)
+
+
+def test_a_malformed_cutter_profile_is_the_same_findings_in_check_and_build(tiny, tmp_path):
+    from pnp.pipeline.build import BuildJob, run_game
+
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD_PROFILE)
+    source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False), cut=str(path))
+    dry = run_game(BuildJob(source, tmp_path / "out", settings, write=False))
+    built = run_game(BuildJob(source, tmp_path / "out", settings, write=True))
+    lines = [(f.rule, f.line, f.field) for f in dry.findings if f.severity == "error"]
+    assert lines == [(f.rule, f.line, f.field) for f in built.findings if f.severity == "error"]
+    assert [line for _, line, _ in lines] == [2, 3, 4, 9, 11, 13]
+    assert not (tmp_path / "out" / "cut").exists()
+
+
+def test_a_changed_cutter_profile_makes_the_cut_sheets_again(five, tmp_path):
+    from pnp.pipeline.build import BuildJob, run_game
+
+    path = tmp_path / "mine.toml"
+    path.write_text((PROFILES / "generic.toml").read_text())
+    source = GameSource(five, "tiny", five / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False), cut=str(path), outputs=("cut",))
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).ran
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).kept  # nothing changed
+    path.write_text(path.read_text().replace("bleed = 1.0", "bleed = 1.5"))
+    assert "cut-mine" in run_game(BuildJob(source, tmp_path / "out", settings)).ran
+
+
+PAPER = '[paper.letter]\nmarks = []\narea = { left = 10, top = 10, width = 100, height = 100 }\nkeepouts = []\n'
+
+
+@pytest.mark.parametrize("text, key, message", [
+    (PAPER.replace("marks = []", "marks = [{ x = 1, y = 1 }]"), "paper.letter.marks[0].kind",
+     "a mark needs kind: 'square' or 'corner'"),
+    (PAPER.replace("marks = []", 'marks = [{ kind = "corner", x = 1, y = 1, toward = "down" }]'),
+     "paper.letter.marks[0].toward", "toward must be where a corner mark's arms point, not \"down\""),
+    (PAPER.replace("keepouts = []", "keepouts = { left = 1 }"), "paper.letter.keepouts",
+     "keepouts must be a list [...] of tables, not { left = 1 }"),
+    (PAPER.replace("[paper.letter]", "[paper.leter]"), "paper.leter", "unknown paper 'leter' in [paper.leter]"),
+    (PAPER.replace("width = 100", "width = 300"), "paper.letter.area",
+     "the rectangle paper.letter.area runs off the paper: its right edge is 310 mm and its bottom edge 110 mm "
+     "from the top-left corner, on a sheet 215.9 x 279.4 mm"),
+    ("square = true\n" + PAPER, "square", "square must be a number of mm, not true"),
+    ("line_width = 0\n" + PAPER, "line_width", "line_width must be more than 0 mm, not 0"),
+])
+def test_each_kind_of_profile_problem_is_said_at_its_key(tmp_path, text, key, message):
+    from pnp.outputs.cut.profile import CutterProfileErrors, load_profile
+
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    with pytest.raises(CutterProfileErrors) as info:
+        load_profile(str(path))
+    assert [(e.location.column_name, e.message) for e in info.value.errors] == [(key, message)]

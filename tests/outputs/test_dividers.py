@@ -114,3 +114,18 @@ def test_a_divider_larger_than_the_sheet_is_an_error_at_its_card_size(three, tmp
     result = _build(three, tmp_path)
     assert [(f.rule, f.severity, f.line) for f in result.findings] == [("divider.fit", "error", 12)]
     assert "210.0 x 278.0 mm" in result.findings[0].message  # with its 8 mm tab
+
+
+def test_a_long_deck_name_wraps_inside_its_divider(three, tmp_path):
+    name = "The Extraordinarily Long-Winded Compendium of Action Cards for Everyone at the Table"
+    manifest = three / "game.toml"
+    manifest.write_text(manifest.read_text().replace('name = "Action cards"', f'name = "{name}"'))
+    _build(three, tmp_path)
+    page = open_pdf(tmp_path / "tiny-dividers.pdf").pages[1]
+    bodies = _outlines(page)
+    first = bodies[0]  # the long-named deck's divider comes first
+    mine = [ch for ch in page.chars if first[0] <= ch["x0"] / MM <= first[2]
+            and first[1] <= (page.height - ch["bottom"]) / MM <= first[3]]
+    assert all(first[0] + 3 - TOL <= ch["x0"] / MM and ch["x1"] / MM <= first[2] - 3 + TOL for ch in mine)
+    assert name.replace(" ", "") in "".join(ch["text"] for ch in mine).replace(" ", "")
+    assert min(ch["bottom"] - ch["top"] for ch in mine) >= 6 - 1e-6  # never below 6 pt on the body

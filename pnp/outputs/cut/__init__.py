@@ -41,7 +41,7 @@ from ..base import BuildResult, OutputJob, Stage, dpi_option, draft_option
 from ..dice import draw_net
 from ..tokens import draw_token
 from .files import Outline, write_dxf, write_svg
-from .profile import CutterProfile, load_profile
+from .profile import CutterProfile, load_profile, profile_path
 
 DEFAULT_CORNER_RADIUS = 0.125 * 72
 """Corner radius of a card's cut, 1/8 in (3.175 mm): squib's default for poker cards
@@ -259,7 +259,9 @@ class CutOutput:
         settings = job.settings
         if not settings.cut:
             return []
-        return [Stage(f"cut-{Path(settings.cut).stem}", job.data_files() + job.template_files() + job.font_files(),
+        # the profile is an input: a bleed or a mark changed in it makes the sheets again
+        return [Stage(f"cut-{Path(settings.cut).stem}",
+                      job.data_files() + job.template_files() + job.font_files() + [profile_path(settings.cut)],
                       lambda dry: render_cut(job, dry),
                       (settings.sheet.paper, settings.cut, settings.corner_radius, settings.max_image_pixels)
                       + dpi_option(settings.image_dpi, None) + draft_option(settings.draft))]
