@@ -142,7 +142,7 @@ LangOpt = Annotated[Optional[str], typer.Option(
          "OUTPUT/<game>/<lang>/ with the language code in the file names; texts come from i18n/<lang>.po "
          "(docs/translating.md). Without it: the tables as written, as always.")]
 JobsOpt = Annotated[Optional[int], typer.Option(
-    min=1, help="Games (and export rasters) processed side by side (default: up to 2).", show_default=False)]
+    min=1, help="Games (and export rasters) processed side by side (default: up to 2); a single game makes its parts side by side instead.", show_default=False)]
 TargetOpt = Annotated[Optional[list[str]], typer.Option(
     "--target", "-t",
     help="Export target: tgc, mpc, dtc, eu, tts, a [targets.NAME] of the game's manifest, or a path to "
