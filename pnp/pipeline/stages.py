@@ -17,6 +17,7 @@ from ..core import progress
 from ..core.errors import PnpError
 from ..core.files import file_digest
 from ..core.findings import Finding
+from ..core.parallel import process_context
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
 
@@ -118,8 +119,6 @@ def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dic
     here, one after another."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-
-    from ..core.parallel import process_context
 
     here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
     others = [i for i, s in enumerate(stages) if s is not here]
