@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'd494eeda3c51c970b665e4f090e7c6abe0792adb4b54614d085ab79aa023b0d6'
+SOURCES = '2b74943e16a5e2887674600a9f64956537be8ab9ff5b21e0856a0f010ba78eb6'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -25,9 +25,10 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_error(exc: PnpError) -> None:
-    """How every command shows an error the user caused: its message, in red, on the error
-    stream (the caller exits with status 2)."""
-    err.print(f"[red]error:[/red] {escape(exc.render())}")
+    """How every command shows an error the user caused, on the error stream: ``error``, in
+    red, its rule id (as the findings of ``pnp check`` show theirs, to look it up in
+    docs/validation.md), then its message and hint (the caller exits with status 2)."""
+    err.print(f"[red]error[/red] [dim]{escape(exc.rule)}[/dim]: {escape(exc.render())}")
 
 
 def print_lines(lines, console: Console | None = None) -> None:
