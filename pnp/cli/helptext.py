@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '2b74943e16a5e2887674600a9f64956537be8ab9ff5b21e0856a0f010ba78eb6'
+SOURCES = '330a5b66dec8ee948edd89aacc92f0f536851bcb5e5db40607246b3ff80070ab'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
