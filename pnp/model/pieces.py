@@ -157,10 +157,11 @@ def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
     for comp in game:
         if comp.kind == "board" and comp.copies > 0:
             if not comp.layout:
-                findings.append(Finding(
-                    "warning", "boards.no-layout", f"{game.display_root}/game.toml (components.{comp.id})",
+                findings.append(Finding.at(
+                    "warning", "boards.no-layout", _manifest_location(game, f"components.{comp.id}"),
                     f"board {comp.name!r} has no layout, so it is not drawn",
-                    hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/{BOARDS_FILE}'))
+                    hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/{BOARDS_FILE}',
+                    component=comp.id))
             else:
                 if "size" not in comp.options:
                     raise BuildError(f"board {comp.name!r} has no size",
@@ -327,10 +328,11 @@ def token_pieces(game: Game) -> tuple[list[TokenPiece], list[Finding]]:
             continue
         rows: list[Row | None] = list(comp.rows) if comp.copies_column else [None]
         if not comp.layout and not comp.layout_column:
-            findings.append(Finding(
-                "warning", "tokens.no-layout", f"{game.display_root}/game.toml (components.{comp.id})",
+            findings.append(Finding.at(
+                "warning", "tokens.no-layout", _manifest_location(game, f"components.{comp.id}"),
                 f"tokens {comp.name!r} have no layout, so no token sheet is drawn for them",
-                hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/boards.toml'))
+                hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/boards.toml',
+                component=comp.id))
             continue
         for row in rows:
             copies = row.copies if row is not None else comp.copies

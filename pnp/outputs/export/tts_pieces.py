@@ -193,3 +193,26 @@ def dice_findings(game: Game) -> list[Finding]:
             hint = "Tabletop Simulator's custom dice have 4, 6, 8, 10, 12 or 20 faces; pnp makes six-sided ones"
         out.append(Finding.at("error", "export.tts-die", where, message, hint=hint, component=comp.id))
     return out
+
+
+TABLE_RULE = "export.tts-table"
+
+
+def off_table_findings(game: Game) -> list[Finding]:
+    """An ``export.tts-table`` warning for each board and tokens component the Tabletop
+    Simulator table leaves out because it has no layout to draw it with, at the component's
+    table in game.toml (file and line): the rest of the table is still right to export."""
+    out = []
+    for comp in game:
+        if comp.kind == "board" and comp.copies > 0 and not comp.layout:
+            what = f"board {comp.name!r} is not on the Tabletop Simulator table: it has"
+        elif comp.kind == "tokens" and comp.pieces > 0 and not comp.layout and not comp.layout_column:
+            what = f"tokens {comp.name!r} are not on the Tabletop Simulator table: they have"
+        else:
+            continue
+        out.append(Finding.at(
+            "warning", TABLE_RULE, game.key_location(f"components.{comp.id}"),
+            f"{what} no layout, so there is no image to put there", component=comp.id,
+            hint=f'set layout = "..." under [components.{comp.id}] and design it in the templates folder\'s '
+            "boards.toml (docs/boards.md)"))
+    return out
