@@ -199,6 +199,33 @@ def test_a_die_of_a_face_count_pnp_does_not_lay_out_stays_off_the_table(tmp_path
     assert "six faces" in found[0].hint
 
 
+@pytest.mark.parametrize("faces, message", [
+    ("6", "die 'Odd die' has faces = 6, not a list of its faces"),
+    ("[1, 2, 3, 4, 5, [6]]", "face 6 of die 'Odd die' is [6], not a number or a text, so it has no image on the die"),
+    ("[1, 2, 3, 4, true, 6]", "face 5 of die 'Odd die' is true, not a number or a text"),
+])
+def test_a_die_with_bad_faces_is_the_same_located_error_in_check_and_export(tmp_path, faces, message):
+    from clirun import run
+
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write(f'\n[components.dice]\nkind = "die"\nname = "Odd die"\ncopies = 1\nfaces = {faces}\n')
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    source = source_of(game_dir, str(game_dir))
+    game = load_game(game_dir, str(game_dir))
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    (found,) = [f for f in result.findings if f.severity == "error"]
+    assert (found.rule, found.field, lines[found.line - 1]) == ("export.tts-die", "components.dice.faces",
+                                                                f"faces = {faces}")
+    assert found.message.startswith(message) and found.hint
+    report = json.loads(run("check", str(game_dir), "-t", "tts", "--format", "json", ok=False).output)[0]
+    checked = [f for f in report["findings"] if f["rule"] == "export.tts-die"]
+    assert [(f["location"], f["message"], f["hint"]) for f in checked] == [(found.location, found.message, found.hint)]
+    built = [f for f in report["findings"] if f["rule"] == "pieces.definition"]  # the die net cannot print either
+    assert [(f["line"], f["field"]) for f in built] == [(found.line, found.field)]
+
+
 def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():
     source = find_game("ars-alchimia")
     text = setup_text(load_game(source.path, source.display))
