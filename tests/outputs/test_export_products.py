@@ -279,3 +279,24 @@ def test_a_fit_tolerance_over_10_mm_is_refused_at_its_line(tmp_path):
     assert "'12mm' is 12 mm, more than the 10 mm" in refused.value.message and "at most 10mm" in refused.value.hint
     (game_dir / "game.toml").write_text((game_dir / "game.toml").read_text().replace('"12mm"', '"10mm"'))
     assert load_profile("tgc", load_game(game_dir, "tiny")).fit_tolerance == pytest.approx(10 * MM)
+
+
+def test_a_boards_safe_zone_finding_names_its_game_toml_line_in_check_and_export(tmp_path):
+    from clirun import run
+
+    game_dir, source = tiny_with_boards(tmp_path / "tiny")
+    boards = game_dir / "templates" / "boards.toml"
+    boards.write_text(boards.read_text(encoding="utf-8").replace('area = "safe"\nsize = 40\nalign = "center"\n'
+                                                                 'valign = "middle"',
+                                                                 'area = "trim"\nsize = 40\nalign = "left"\n'
+                                                                 'valign = "top"'), encoding="utf-8")
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    game = load_game(game_dir, str(game_dir))
+    dry = render_export(game, game_layouts(game, source), "tgc", tmp_path / "out", jobs=1, source=source, dry=True)
+    (found,) = [f for f in dry.findings if f.rule == "preflight.safe-zone"]
+    assert (found.component, found.piece, found.field) == ("track", "track", "components.track")
+    assert found.file == f"{game_dir}/game.toml" and lines[found.line - 1] == "[components.track]"
+    assert "'TRACK'" in found.message and found.hint
+    report = json.loads(run("check", str(game_dir), "-t", "tgc", "--format", "json").output)[0]
+    checked = [(f["location"], f["message"], f["piece"]) for f in report["findings"] if f["rule"] == "preflight.safe-zone"]
+    assert checked == [(found.location, found.message, found.piece)]
