@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'd494eeda3c51c970b665e4f090e7c6abe0792adb4b54614d085ab79aa023b0d6'
+SOURCES = '330a5b66dec8ee948edd89aacc92f0f536851bcb5e5db40607246b3ff80070ab'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

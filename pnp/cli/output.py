@@ -17,6 +17,9 @@ from .settings import duplicate_id, output_root, resolve_games  # noqa: F401  (t
 MAX_LISTED = 8
 """A part that wrote more files than this is reported as a count and their folder."""
 
+MAX_ERRORS = 50
+"""An error listing more problems than this prints this many, then how many more."""
+
 for _stream in (sys.stdout, sys.stderr):
     fall_back_to_ascii(_stream)
 
@@ -25,9 +28,15 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_error(exc: PnpError) -> None:
-    """How every command shows an error the user caused: its message, in red, on the error
-    stream (the caller exits with status 2)."""
-    err.print(f"[red]error:[/red] {escape(exc.render())}")
+    """How every command shows an error the user caused, on the error stream: ``error``, in
+    red, its rule id (as the findings of ``pnp check`` show theirs, to look it up in
+    docs/validation.md), then its message and hint; an error listing several problems
+    (``errors``) so for each, up to :data:`MAX_ERRORS`. The caller exits with status 2."""
+    errors = getattr(exc, "errors", None) or [exc]
+    for each in errors[:MAX_ERRORS]:
+        err.print(f"[red]error[/red] [dim]{escape(each.rule)}[/dim]: {escape(each.render())}")
+    if len(errors) > MAX_ERRORS:
+        err.print(f"... and {len(errors) - MAX_ERRORS} more")
 
 
 def print_lines(lines, console: Console | None = None) -> None:

@@ -89,7 +89,7 @@ def check(data: Any, schema: type, file: TomlFile, key: str, kind: type[PnpError
     """``data`` (the table at dotted ``key`` of ``file``) converted to ``schema``.
 
     Raises ``kind`` located at the failing key: a setting that is missing (hint ``hints[name]``,
-    else "add name = ... under [table]"), unknown (``unknown {what} 'x'``, with the closest
+    else "add name = ... under [table]") or out of its range (hint ``hints[name]``), unknown (``unknown {what} 'x'``, with the closest
     name), of the wrong type, out of its range, or not one of its choices
     (``choices[name](value)`` gives that message and its hint). ``rule`` is the rule id the
     error is reported under.
@@ -138,7 +138,7 @@ def _translate(message: str, data: Any, schema: type, file: TomlFile, key: str, 
     bound = re.match(r"Expected `(.+?)` (>=|<=|>|<) (\S+)", text)
     if bound:
         sign = {">=": "at least", "<=": "at most", ">": "more than", "<": "less than"}[bound.group(2)]
-        return file.error(at, f"{name} must be {sign} {bound.group(3)}, not {value!r}", None, kind, **extra)
+        return file.error(at, f"{name} must be {sign} {bound.group(3)}, not {value!r}", hints.get(name), kind, **extra)
     wrong = re.match(r"Expected `(.+?)`, got `(.+?)`", text)
     if wrong:
         return file.error(at, f"'{name}' must be {_article(_words(wrong.group(1)))}, not {value!r}", None, kind, **extra)

@@ -157,10 +157,11 @@ def board_pieces(game: Game) -> tuple[list[BoardPiece], list[Finding]]:
     for comp in game:
         if comp.kind == "board" and comp.copies > 0:
             if not comp.layout:
-                findings.append(Finding(
-                    "warning", "boards.no-layout", f"{game.display_root}/game.toml (components.{comp.id})",
+                findings.append(Finding.at(
+                    "warning", "boards.no-layout", _manifest_location(game, f"components.{comp.id}"),
                     f"board {comp.name!r} has no layout, so it is not drawn",
-                    hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/{BOARDS_FILE}'))
+                    hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/{BOARDS_FILE}',
+                    component=comp.id))
             else:
                 if "size" not in comp.options:
                     raise BuildError(f"board {comp.name!r} has no size",
@@ -327,10 +328,11 @@ def token_pieces(game: Game) -> tuple[list[TokenPiece], list[Finding]]:
             continue
         rows: list[Row | None] = list(comp.rows) if comp.copies_column else [None]
         if not comp.layout and not comp.layout_column:
-            findings.append(Finding(
-                "warning", "tokens.no-layout", f"{game.display_root}/game.toml (components.{comp.id})",
+            findings.append(Finding.at(
+                "warning", "tokens.no-layout", _manifest_location(game, f"components.{comp.id}"),
                 f"tokens {comp.name!r} have no layout, so no token sheet is drawn for them",
-                hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/boards.toml'))
+                hint=f'set layout = "..." under [components.{comp.id}] and design it in templates/<game>/boards.toml',
+                component=comp.id))
             continue
         for row in rows:
             copies = row.copies if row is not None else comp.copies
@@ -391,9 +393,21 @@ class DieNet:
         return 4 * self.size + self.tab
 
 
+def bad_die_face(faces: list) -> tuple[int, Any] | None:
+    """(1-based position, the value as TOML writes it) of the first face of ``faces`` a die
+    cannot print: a face is a number or a text, not a list, a table or true/false; None when
+    every face is one."""
+    for i, face in enumerate(faces, 1):
+        if isinstance(face, bool):
+            return i, str(face).lower()
+        if not isinstance(face, (int, float, str)):
+            return i, repr(face)
+    return None
+
+
 def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
-    """The die components of ``game``. Raises BuildError naming the game.toml key for faces
-    that are not six, or a bad size."""
+    """The die components of ``game``. Raises BuildError naming the game.toml file, line and
+    key for faces that are not six, a face that is not a number or a text, or a bad size."""
     out = []
     for comp in game:
         if comp.kind != "die" or comp.copies == 0:
@@ -405,6 +419,11 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
             raise BuildError(f"a printable die needs 6 faces, not {faces!r}", location=loc,
                              hint="faces = [1, 2, 3, 4, 5, 6]; only six-sided nets are printed",
                              rule="pieces.definition")
+        bad = bad_die_face(faces)
+        if bad is not None:
+            raise BuildError(f"face {bad[0]} of die {comp.name!r} is {bad[1]}, not a number or a text",
+                             location=loc, hint='each face is printed as it is written: faces = [1, 2, 3, 4, 5, 6] '
+                             'or ["sun", "moon", ...]', rule="pieces.definition")
         size = DEFAULT_FACE
         if "size" in comp.options:
             try:
@@ -414,7 +433,7 @@ def die_nets(game: Game) -> tuple[list[DieNet], list[Finding]]:
                                  hint='give the edge of the cube, e.g. size = "20mm"',
                                  rule="pieces.definition") from None
             if size <= 0:
-                raise BuildError("a die's size must be greater than zero",
+                raise BuildError(f"a die's size must be greater than zero, not {comp.options['size']!r}",
                                  location=_manifest_location(game, f"{where}.size"),
                                  rule="pieces.definition")
         pips = comp.options.get("pips", True) is not False

@@ -18,10 +18,11 @@ import hashlib
 import io
 import tempfile
 import zipfile
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..core.errors import PnpError
+from ..core.errors import PnpError, explain
 from ..core.files import RELEASES, game_files
 from ..model.game import Game
 from ..model.games import GameSource
@@ -76,8 +77,8 @@ def unpack(source: GameSource, version: str, release: dict, option: str = "--sin
     """The game as release ``version`` (its JSON ``release``) was built: the release's archive
     checked against the SHA-256 the JSON holds and unpacked into a scratch folder, yielded as a
     :class:`GameSource` that lasts until the block ends. Raises PnpError (``versions.visual``)
-    when the release keeps no archive (made by an earlier pnp), when the zip is missing, or
-    when it is not the zip the release wrote."""
+    when the release keeps no archive (made by an earlier pnp), when the zip is missing, when
+    it is not the zip the release wrote, or when it cannot be unpacked (truncated or corrupt)."""
     kept = release.get("archive")
     path = archive_path(source.path, version)
     label = f"--visual {option} {version}"
@@ -99,12 +100,18 @@ def unpack(source: GameSource, version: str, release: dict, option: str = "--sin
     templates = kept.get("templates")
     with tempfile.TemporaryDirectory(prefix="pnp-release-") as tmp:
         root = Path(tmp)
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            for name in zf.namelist():
-                if name.startswith("/") or ".." in name.split("/"):
-                    raise PnpError(f"{label}: {path} holds {name!r}, a name outside its folders", rule=RULE,
-                                   hint="put the archive pnp release wrote back, or release again")
-            zf.extractall(root)
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                for name in zf.namelist():
+                    if name.startswith("/") or ".." in name.split("/"):
+                        raise PnpError(f"{label}: {path} holds {name!r}, a name outside its folders", rule=RULE,
+                                       hint="put the archive pnp release wrote back, or release again")
+                zf.extractall(root)
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+            raise PnpError(f"{label}: {path} cannot be unpacked: it is truncated or corrupt ({explain(exc)[0]})",
+                           rule=RULE, hint=f"put the {path.name} pnp release wrote back (from a backup); or, with "
+                           f"the game as it was at {version}, build and release it again (pnp release --force); "
+                           "or give --since a git revision of that version") from None
         game_dir = root / GAME
         old_templates = root / templates if isinstance(templates, str) else None
         yield GameSource(game_dir, f"{source.label} at release {version}", old_templates,

@@ -424,3 +424,15 @@ def test_card_and_sleeve_thickness_take_their_whole_range_and_check_refuses_alik
     assert sleeve_thickness("0mm") == 0 and sleeve_thickness("1mm") == pytest.approx(MM)
     result = pnp("check", str(tiny), "--boxes", "--card-thickness", "0mm")
     assert result.returncode == 2 and "Invalid value for '--card-thickness': '0mm' is below" in result.stderr
+
+
+def test_an_error_the_cli_prints_shows_its_rule_id(monkeypatch, capsys, tmp_path):
+    from pnp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["pnp", "export", "no-such-game", "-t", "tts"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith("error build.error: no game 'no-such-game'") and "Traceback" not in said

@@ -232,3 +232,71 @@ def test_check_finds_the_boxes_an_export_leaves_out_first(tmp_path):
     assert "export.no-box" in exported.output and found[0]["message"] in " ".join(exported.output.split())
     plain = run("export", "-t", "tgc", "-o", str(tmp_path / "p"), str(game_dir))
     assert "export.no-box" not in plain.output
+
+
+BAD_TGC = """
+[targets.tgc]
+fit_tolerance = "2 parsecs"
+max_enlargement = 50
+dpi = 10
+bleed = "-1mm"
+"""
+
+
+def test_every_bad_setting_of_a_target_table_is_reported_at_once_and_check_agrees(tmp_path):
+    from pnp.outputs.export import ProfileError
+
+    from clirun import run
+
+    game_dir, _ = tiny_with_boards(tmp_path / "tiny")
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write(BAD_TGC)
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    with pytest.raises(ProfileError) as refused:
+        load_profile("tgc", load_game(game_dir, "tiny"))
+    each = refused.value.errors
+    keys = [e.location.column_name for e in each]
+    assert keys == ["targets.tgc.fit_tolerance", "targets.tgc.max_enlargement", "targets.tgc.dpi", "targets.tgc.bleed"]
+    for e in each:  # at the line of its key, naming its value, with a hint
+        key = e.location.column_name.rsplit(".", 1)[1]
+        assert lines[e.location.line - 1].startswith(f"{key} = ")
+        assert lines[e.location.line - 1].split(" = ", 1)[1].strip('"') in e.message, e.message
+        assert e.hint and e.rule == "export.profile"
+    report = json.loads(run("check", str(game_dir), "-t", "tgc", "--format", "json", ok=False).output)[0]
+    found = [(f["rule"], f["line"], f["field"]) for f in report["findings"] if f["rule"] == "export.profile"]
+    assert found == [(e.rule, e.location.line, e.location.column_name) for e in each]
+
+
+def test_a_fit_tolerance_over_10_mm_is_refused_at_its_line(tmp_path):
+    from pnp.outputs.export import ProfileError
+
+    game_dir, _ = tiny_with_boards(tmp_path / "tiny")
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[targets.tgc]\nfit_tolerance = "12mm"\n')
+    with pytest.raises(ProfileError) as refused:
+        load_profile("tgc", load_game(game_dir, "tiny"))
+    assert refused.value.location.column_name == "targets.tgc.fit_tolerance" and refused.value.location.line
+    assert "'12mm' is 12 mm, more than the 10 mm" in refused.value.message and "at most 10mm" in refused.value.hint
+    (game_dir / "game.toml").write_text((game_dir / "game.toml").read_text().replace('"12mm"', '"10mm"'))
+    assert load_profile("tgc", load_game(game_dir, "tiny")).fit_tolerance == pytest.approx(10 * MM)
+
+
+def test_a_boards_safe_zone_finding_names_its_game_toml_line_in_check_and_export(tmp_path):
+    from clirun import run
+
+    game_dir, source = tiny_with_boards(tmp_path / "tiny")
+    boards = game_dir / "templates" / "boards.toml"
+    boards.write_text(boards.read_text(encoding="utf-8").replace('area = "safe"\nsize = 40\nalign = "center"\n'
+                                                                 'valign = "middle"',
+                                                                 'area = "trim"\nsize = 40\nalign = "left"\n'
+                                                                 'valign = "top"'), encoding="utf-8")
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    game = load_game(game_dir, str(game_dir))
+    dry = render_export(game, game_layouts(game, source), "tgc", tmp_path / "out", jobs=1, source=source, dry=True)
+    (found,) = [f for f in dry.findings if f.rule == "preflight.safe-zone"]
+    assert (found.component, found.piece, found.field) == ("track", "track", "components.track")
+    assert found.file == f"{game_dir}/game.toml" and lines[found.line - 1] == "[components.track]"
+    assert "'TRACK'" in found.message and found.hint
+    report = json.loads(run("check", str(game_dir), "-t", "tgc", "--format", "json").output)[0]
+    checked = [(f["location"], f["message"], f["piece"]) for f in report["findings"] if f["rule"] == "preflight.safe-zone"]
+    assert checked == [(found.location, found.message, found.piece)]

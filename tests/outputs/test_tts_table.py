@@ -199,6 +199,33 @@ def test_a_die_of_a_face_count_pnp_does_not_lay_out_stays_off_the_table(tmp_path
     assert "six faces" in found[0].hint
 
 
+@pytest.mark.parametrize("faces, message", [
+    ("6", "die 'Odd die' has faces = 6, not a list of its faces"),
+    ("[1, 2, 3, 4, 5, [6]]", "face 6 of die 'Odd die' is [6], not a number or a text, so it has no image on the die"),
+    ("[1, 2, 3, 4, true, 6]", "face 5 of die 'Odd die' is true, not a number or a text"),
+])
+def test_a_die_with_bad_faces_is_the_same_located_error_in_check_and_export(tmp_path, faces, message):
+    from clirun import run
+
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write(f'\n[components.dice]\nkind = "die"\nname = "Odd die"\ncopies = 1\nfaces = {faces}\n')
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    source = source_of(game_dir, str(game_dir))
+    game = load_game(game_dir, str(game_dir))
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    (found,) = [f for f in result.findings if f.severity == "error"]
+    assert (found.rule, found.field, lines[found.line - 1]) == ("export.tts-die", "components.dice.faces",
+                                                                f"faces = {faces}")
+    assert found.message.startswith(message) and found.hint
+    report = json.loads(run("check", str(game_dir), "-t", "tts", "--format", "json", ok=False).output)[0]
+    checked = [f for f in report["findings"] if f["rule"] == "export.tts-die"]
+    assert [(f["location"], f["message"], f["hint"]) for f in checked] == [(found.location, found.message, found.hint)]
+    built = [f for f in report["findings"] if f["rule"] == "pieces.definition"]  # the die net cannot print either
+    assert [(f["line"], f["field"]) for f in built] == [(found.line, found.field)]
+
+
 def test_the_setup_notecard_holds_the_rules_setup_numbers_by_player_count():
     source = find_game("ars-alchimia")
     text = setup_text(load_game(source.path, source.display))
@@ -292,3 +319,28 @@ def test_an_exported_die_names_its_faces_where_its_image_shows_them(tmp_path):
     faces = [cells[D6_TEMPLATE[k]] for k in sorted(D6_TEMPLATE)]
     assert all(f != blank for f in faces) and len(set(faces)) == 6  # six different faces drawn
     assert all(cells[c] == blank for c in cells if c not in D6_TEMPLATE.values())
+
+
+def test_a_board_or_tokens_without_a_layout_are_not_on_the_table_and_check_says_so_first(tmp_path):
+    from clirun import run
+
+    game_dir = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "tiny", game_dir)
+    with open(game_dir / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[components.map]\nkind = "board"\nname = "Map"\nsize = "200mm x 200mm"\n'
+                 '\n[components.chips]\nkind = "tokens"\nname = "Chips"\nshape = "circle"\nsize = "20mm"\ncopies = 5\n')
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    source = source_of(game_dir, "tiny")
+    game = load_game(game_dir, "tiny")
+    result = render_export(game, game_layouts(game, source), "tts", tmp_path / "out", dry=True, source=source)
+    found = [f for f in result.findings if f.rule == "export.tts-table"]
+    assert [(f.severity, f.field, lines[f.line - 1]) for f in found] == [
+        ("warning", "components.map", "[components.map]"), ("warning", "components.chips", "[components.chips]")]
+    assert found[0].message == ("board 'Map' is not on the Tabletop Simulator table: it has no layout, so there is "
+                                "no image to put there")
+    assert "tokens 'Chips' are not on the Tabletop Simulator table" in found[1].message
+    assert all('layout = "..."' in f.hint for f in found)
+    report = json.loads(run("check", str(game_dir), "-t", "tts", "--format", "json").output)[0]
+    checked = [(f["rule"], f["line"], f["field"], f["message"]) for f in report["findings"]
+               if f["rule"] == "export.tts-table"]
+    assert checked == [(f.rule, f.line, f.field, f.message) for f in found]

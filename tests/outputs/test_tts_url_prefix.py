@@ -35,6 +35,26 @@ def test_what_is_no_folder_url_is_refused(raw):
         url_prefix_value(raw)
 
 
+@pytest.mark.parametrize("raw, scheme", [("https:///x", "https"), ("http:", "http"), ("http://", "http"),
+                                         ("https://:8080/x", "https")])
+def test_a_web_prefix_without_a_host_is_told_so(raw, scheme):
+    with pytest.raises(ValueError) as refused:
+        url_prefix_value(raw)
+    assert str(refused.value).startswith(f"{raw!r} is an {scheme} URL with no host: write {scheme}://HOST/folder/")
+
+
+def test_a_profile_url_prefix_without_a_host_is_an_error_at_its_line(tmp_path):
+    game = tmp_path / "g"
+    new_game(game)
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text() + '\n[targets.web]\nextends = "tts"\nurl_prefix = "https:///decks"\n')
+    checked = CliRunner().invoke(app, ["check", str(game), "-t", "web", "--format", "json"])
+    (finding,) = [f for r in json.loads(checked.output) for f in r["findings"] if f["severity"] == "error"]
+    assert finding["rule"] == "export.profile" and finding["field"] == "targets.web.url_prefix"
+    assert toml.read_text().splitlines()[finding["line"] - 1] == 'url_prefix = "https:///decks"'
+    assert "with no host" in finding["message"] and "example.com" in finding["hint"]
+
+
 def test_tts_export_joins_with_one_slash_and_refuses_a_bad_prefix(tmp_path):
     game, out = tmp_path / "g", tmp_path / "out"
     new_game(game)

@@ -12,11 +12,18 @@ from ...core.units import to_mm
 from .profiles import Profile
 
 
-def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Profile) -> list[Finding]:
+Places = dict[str, tuple[Location, str]]
+"""Card key -> (where the piece is written, its component id): a board's table in game.toml,
+a token's row, for findings about its drawing."""
+
+
+def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Profile,
+                       places: Places | None = None) -> list[Finding]:
     """Text glyphs closer than ``safe`` pt to the TrimBox edge (or outside it), measured on
     every page of ``pdf`` with pdfium's glyph boxes. ``labels[i]`` names the card on page i (its
     :attr:`~pnp.model.pieces.Piece.card_key`): one finding per card, its copies are one
-    (docs/print-specs.md §8 check 21)."""
+    (docs/print-specs.md §8 check 21). A label in ``places`` is found at its place (file,
+    line), naming the piece and its component."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -53,12 +60,15 @@ def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Prof
             if worst is not None:
                 seen.add(label)
                 where = "outside the trim" if worst < 0 else f"{to_mm(worst):.2f} mm from the trim"
-                out.append(Finding(
-                    "warning", "preflight.safe-zone", label,
-                    f"text {line!r} lies {where}, inside the {profile.name} safe zone of "
-                    f"{to_mm(safe):.3g} mm",
-                    source=f"{profile.title}: safe zone (docs/print-specs.md §2)",
-                    hint="move the text inward, or give the layout a larger safe_zone"))
+                message = f"text {line!r} lies {where}, inside the {profile.name} safe zone of {to_mm(safe):.3g} mm"
+                source = f"{profile.title}: safe zone (docs/print-specs.md §2)"
+                hint = "move the text inward, or give the layout a larger safe_zone"
+                place = (places or {}).get(label)
+                if place is not None:
+                    out.append(Finding.at("warning", "preflight.safe-zone", place[0], message, source=source,
+                                          hint=hint, component=place[1], piece=label))
+                else:
+                    out.append(Finding("warning", "preflight.safe-zone", label, message, source=source, hint=hint))
     finally:
         doc.close()
     return out
@@ -196,14 +206,15 @@ def rgb_refusal(files: list[tuple[str, list[tuple[int, str]], list[str]]], profi
                       "use in CMYK, and report the file", rule="export.color")
 
 
-def safe_zone_many(items: list[tuple[bytes, str]], profile: Profile) -> list[Finding]:
-    """Safe-zone findings of many one-card PDFs, (pdf, card key) each; one finding per card."""
+def safe_zone_many(items: list[tuple[bytes, str]], profile: Profile, places: Places | None = None) -> list[Finding]:
+    """Safe-zone findings of many one-card PDFs, (pdf, card key) each; one finding per card,
+    at its place in ``places`` when it has one (:func:`safe_zone_findings`)."""
     out: list[Finding] = []
     seen: set[str] = set()
     for pdf, key in items:
         if key in seen:
             continue
-        found = safe_zone_findings(pdf, [key], profile.safe_zone, profile)
+        found = safe_zone_findings(pdf, [key], profile.safe_zone, profile, places)
         if found:
             seen.add(key)
             out += found

@@ -21,7 +21,6 @@ import string
 import tomllib
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, Union
-from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 from msgspec import Meta, Struct
@@ -31,11 +30,12 @@ from ...core.errors import Location, PnpError
 from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
 from ...core.tomlpos import toml_error, toml_hint
-from ...core.units import CARD_SIZES, MM, Size, parse_length, parse_size
+from ...core.units import CARD_SIZES, MM, Size, parse_length, parse_size, to_mm
 from ...model.game import Game
 from ...render.art import SCREEN_DPI
 from ...render.color import InkSettings
 from .products import Product, parse_products
+from .urls import URL_PREFIX_HINT, URL_SCHEMES, url_prefix_value  # noqa: F401  (re-exported)
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 """Where the bundled profiles live (one TOML file per target)."""
@@ -60,6 +60,18 @@ class ProfileError(PnpError):
     """A target profile that is missing, malformed or cannot serve a game's decks."""
 
     default_rule = "export.profile"
+
+
+class ProfileErrors(ProfileError):
+    """Every bad setting of one profile: ``errors`` holds an ``export.profile`` ProfileError per
+    setting, each at its key and line, in the file's order (each is a finding of its own)."""
+
+    def __init__(self, errors: list[ProfileError]):
+        self.errors = errors
+        super().__init__("\n".join(e.render() for e in errors), location=errors[0].location, hint=errors[0].hint)
+
+    def render(self) -> str:  # the message already lists every setting with its place
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -298,6 +310,22 @@ class ProfileTable(Struct, forbid_unknown_fields=True):
     max_enlargement: Annotated[float, Meta(ge=1, le=10)] = 1.5
 
 
+RANGE_HINTS = {
+    "dpi": "give 36 to 2400 pixels per inch (300 is what print shops take)",
+    "image_dpi": "give 36 to 2400 pixels per inch, or leave it out to use dpi",
+    "ink_limit": "give the shop's total ink limit in percent, 100 to 400 (300 when unsure)",
+    "rich_black": "each ink is a percent, 0 to 100",
+    "cmyk": "each ink is a percent, 0 to 100",
+    "columns": f"Tabletop Simulator sheets hold 2 to {TTS_MAX_COLUMNS} columns",
+    "rows": f"Tabletop Simulator sheets hold 2 to {TTS_MAX_ROWS} rows",
+    "max_sheet_width": "give 256 to 16384 pixels (Tabletop Simulator loads up to 4096 reliably)",
+    "max_sheet_height": "give 256 to 16384 pixels (Tabletop Simulator loads up to 4096 reliably)",
+    "min_text_size": "give 0 to 72 pt (6 pt is the smallest type shops print)",
+    "max_enlargement": "give 1 (never enlarged) to 10; the default is 1.5",
+}
+"""The hint of a setting whose number is out of its range."""
+
+
 PROFILE_KEYS = frozenset(ProfileTable.__struct_fields__)
 """Every setting a profile may have."""
 
@@ -307,41 +335,68 @@ def _choices(key: str, allowed) -> tuple[str, callable]:
                                did_you_mean(value, allowed) or None)
 
 
-URL_SCHEMES = ("http", "https", "file")
-"""The URLs Tabletop Simulator loads images from: a web address, or a file on this computer."""
-URL_PREFIX_HINT = "give the folder the sheets are uploaded to, e.g. https://example.com/decks/ (or file:///C:/decks/)"
-
-
-def url_prefix_value(raw: str) -> str:
-    """``raw`` (``--url-prefix`` or a profile's ``url_prefix``) as the prefix of Tabletop
-    Simulator image URLs: an http(s) URL with a host, or a file URL, ending in exactly one ``/``
-    (added, or extra ones dropped), so that prefix + file name is the file in that folder;
-    ``''`` stays ``''`` (no prefix). Raises ValueError, saying why, for anything else."""
-    text = raw.strip()
-    if not text:
-        return ""
-    parts = urlsplit(text)
-    if any(c.isspace() for c in text):
-        raise ValueError(f"{raw!r} is not a URL: it holds a space (write it as %20)")
-    if parts.scheme not in URL_SCHEMES or (parts.scheme != "file" and not parts.netloc) \
-            or (parts.scheme == "file" and not parts.path.startswith("/")):
-        raise ValueError(f"{raw!r} is not an http(s) or file URL")
-    if parts.query or parts.fragment:
-        raise ValueError(f"{raw!r} is a folder's URL with a ? or #: a file name cannot follow it")
-    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/", "", ""))
+MAX_FIT_TOLERANCE = 10 * MM
+"""The largest ``fit_tolerance`` (pt): a piece 10 mm off a product's trim on a side is another
+product, not the same one cut a little larger."""
 
 
 def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = None) -> Profile:
     """Validate one profile's settings (``raw``, as read from TOML) into a :class:`Profile`.
     ``origin`` is the file they were read from, with ``#targets.NAME`` for a table of a game
-    manifest; ``file`` knows its lines. Errors name the file, the line and the key."""
+    manifest; ``file`` knows its lines.
+
+    Raises ProfileError naming the file, the line, the key and the value, with a hint, for
+    every bad setting at once, in file order (a :class:`ProfileErrors` holding one per
+    setting): after a setting is found bad, the profile is read again without it, until the
+    rest reads or what is bad is a setting it cannot do without (``output``)."""
     file = file or _origin_file(origin)
+    errors: list[ProfileError] = []
+    left = dict(raw)
+    for _ in range(len(raw) + 8):  # each pass drops one setting: it ends
+        try:
+            profile = _parse_profile(name, left, origin, file)
+        except ProfileError as exc:
+            if any(e.location == exc.location for e in errors):
+                break  # a setting's default, once the bad one was dropped, clashes with another
+            errors.append(exc)
+            if not _drop(left, exc, file):
+                break
+            continue
+        if not errors:
+            return profile
+        break
+    errors.sort(key=lambda e: (e.location.line or 0) if e.location is not None else 0)  # in file order
+    raise errors[0] if len(errors) == 1 else ProfileErrors(errors)
+
+
+def _drop(raw: dict, exc: ProfileError, file: TomlFile) -> bool:
+    """Remove from ``raw`` the setting ``exc`` is about (an entry of a table setting such as
+    ``products.key``, else the whole setting), so the rest of the profile is read on; False when
+    there is no such setting or it is ``output``, without which nothing else can be judged."""
+    key = exc.location.column_name if exc.location is not None else None
+    prefix = f"{file.prefix}." if file.prefix else ""
+    if not key or not key.startswith(prefix):
+        return False
+    steps = re.split(r"[.\[]", key[len(prefix):])
+    top = steps[0]
+    if top not in raw or top == "output":
+        return False
+    value = raw[top]
+    if len(steps) > 1 and isinstance(value, dict) and steps[1] in value and len(value) > 1:
+        raw[top] = {k: v for k, v in value.items() if k != steps[1]}
+    else:
+        del raw[top]
+    return True
+
+
+def _parse_profile(name: str, raw: dict, origin: str, file: TomlFile) -> Profile:
+    """:func:`parse_profile` of settings, raising ProfileError for the first bad one."""
 
     def err(key: str, message: str, hint: str | None = None) -> ProfileError:
         return file.error(key, message, hint, ProfileError)
 
     spec = check(raw, ProfileTable, file, "", ProfileError, what="profile setting",
-                 hints={"output": "one of: " + ", ".join(OUTPUTS)},
+                 hints={"output": "one of: " + ", ".join(OUTPUTS), **RANGE_HINTS},
                  choices=dict(_choices(k, a) for k, a in (
                      ("output", OUTPUTS), ("color", ("rgb", "cmyk")), ("marks", ("none",)),
                      ("page_order", tuple(PAGE_ORDERS)), ("group", ("deck", "card-size")),
@@ -361,8 +416,14 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
         except ValueError as exc:
             raise err(key, str(exc), "lengths take a unit: 3mm, 0.125in, 9pt, or 36px at the profile's dpi") from None
         if out < 0:
-            raise err(key, f"{key} cannot be negative")
+            raise err(key, f"{key} cannot be negative, not {value!r}", "give 0 or more, e.g. 0.125in")
         return out
+
+    fit_tolerance = length("fit_tolerance")
+    if fit_tolerance > MAX_FIT_TOLERANCE + 1e-9:
+        raise err("fit_tolerance", f"fit_tolerance {spec.fit_tolerance!r} is {to_mm(fit_tolerance):g} mm, more than "
+                  f"the {to_mm(MAX_FIT_TOLERANCE):g} mm a piece may be off a product's trim",
+                  "give at most 10mm (the default is 2mm): a piece further off needs another product, or resizing")
 
     if output in ("png", "tts") and spec.color != "rgb":
         raise err("color", f"{output} output is RGB; a CMYK profile writes PDF",
@@ -431,5 +492,5 @@ def parse_profile(name: str, raw: dict, origin: str, file: TomlFile | None = Non
         columns=spec.columns, rows=spec.rows, max_sheet_width=spec.max_sheet_width,
         max_sheet_height=spec.max_sheet_height, image_url=spec.image_url, url_prefix=url_prefix,
         min_text_size=spec.min_text_size, description=spec.description, products=products,
-        fit_tolerance=length("fit_tolerance"), max_enlargement=spec.max_enlargement, toml=file,
+        fit_tolerance=fit_tolerance, max_enlargement=spec.max_enlargement, toml=file,
     )

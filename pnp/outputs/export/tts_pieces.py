@@ -18,7 +18,7 @@ from typing import Any
 from ...core.findings import Finding
 from ...core.units import Size
 from ...model.game import Game
-from ...model.pieces import DieNet, Piece, TokenPiece
+from ...model.pieces import DieNet, Piece, TokenPiece, bad_die_face
 from ...render.canvas import new_canvas
 from ...render.renderer import Renderer
 from ..dice import draw_face_value
@@ -169,20 +169,32 @@ def die_template(faces: list[Any], images: list) -> Any:
 
 def dice_findings(game: Game) -> list[Finding]:
     """An ``export.tts-die`` error for each die component Tabletop Simulator's custom dice or
-    pnp cannot make, at the line of the component's ``faces`` key in game.toml: a face count
-    with no custom die type (not 4, 6, 8, 10, 12 or 20), or one whose template pnp does not lay
-    out (all but 6: Tabletop Simulator's dice templates ship with the game and their layouts are
-    not published; pnp prints six-sided dice only, too)."""
+    pnp cannot make, at the line of the component's ``faces`` key in game.toml: faces that are
+    not a list, a face count with no custom die type (not 4, 6, 8, 10, 12 or 20), one whose
+    template pnp does not lay out (all but 6: Tabletop Simulator's dice templates ship with the
+    game and their layouts are not published; pnp prints six-sided dice only, too), or a face
+    that is not a number or a text (nothing to draw on its square of the die's image)."""
     out = []
     for comp in game:
         if comp.kind != "die" or comp.copies == 0:
             continue
         faces = comp.options.get("faces", [1, 2, 3, 4, 5, 6])
-        n = len(faces) if isinstance(faces, list) else 0
-        if n == 6:
-            continue
         where = game.key_location(f"components.{comp.id}.faces")
-        if n in DICE_TYPES:
+        if not isinstance(faces, list):
+            out.append(Finding.at("error", "export.tts-die", where,
+                                  f"die {comp.name!r} has faces = {faces!r}, not a list of its faces, so it is not put "
+                                  "on the table",
+                                  hint="faces = [1, 2, 3, 4, 5, 6]: each face as it is printed", component=comp.id))
+            continue
+        n = len(faces)
+        bad = bad_die_face(faces) if n == 6 else None
+        if n == 6 and bad is None:
+            continue
+        if bad is not None:
+            message = (f"face {bad[0]} of die {comp.name!r} is {bad[1]}, not a number or a text, so it has no "
+                       "image on the die and the die is not put on the table")
+            hint = 'each face is drawn as it is written: faces = [1, 2, 3, 4, 5, 6] or ["sun", "moon", ...]'
+        elif n in DICE_TYPES:
             message = (f"die {comp.name!r} has {n} faces: pnp lays out only the six-sided Tabletop Simulator "
                        f"die template (the {n}-sided template's layout is not published), so it is not put on "
                        "the table")
@@ -192,4 +204,27 @@ def dice_findings(game: Game) -> list[Finding]:
                        "so it is not put on the table")
             hint = "Tabletop Simulator's custom dice have 4, 6, 8, 10, 12 or 20 faces; pnp makes six-sided ones"
         out.append(Finding.at("error", "export.tts-die", where, message, hint=hint, component=comp.id))
+    return out
+
+
+TABLE_RULE = "export.tts-table"
+
+
+def off_table_findings(game: Game) -> list[Finding]:
+    """An ``export.tts-table`` warning for each board and tokens component the Tabletop
+    Simulator table leaves out because it has no layout to draw it with, at the component's
+    table in game.toml (file and line): the rest of the table is still right to export."""
+    out = []
+    for comp in game:
+        if comp.kind == "board" and comp.copies > 0 and not comp.layout:
+            what = f"board {comp.name!r} is not on the Tabletop Simulator table: it has"
+        elif comp.kind == "tokens" and comp.pieces > 0 and not comp.layout and not comp.layout_column:
+            what = f"tokens {comp.name!r} are not on the Tabletop Simulator table: they have"
+        else:
+            continue
+        out.append(Finding.at(
+            "warning", TABLE_RULE, game.key_location(f"components.{comp.id}"),
+            f"{what} no layout, so there is no image to put there", component=comp.id,
+            hint=f'set layout = "..." under [components.{comp.id}] and design it in the templates folder\'s '
+            "boards.toml (docs/boards.md)"))
     return out

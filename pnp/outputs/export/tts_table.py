@@ -24,7 +24,7 @@ from .pages import nickname
 from .tts_objects import (NOTECARD_SIZE, TOKEN_THICKNESS, UNITS_AT_SCALE_1, Spot, board_object, dice_object, guid,
                           lay_out, notecard_object, token_object)
 from .tts_pieces import (cut_to_shape, d6_rotation_values, dice_findings, die_template, draw_board, draw_die_faces,
-                         draw_token)
+                         draw_token, off_table_findings)
 from .tts_setup import setup_text
 
 
@@ -36,17 +36,17 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
     """Add the table's images and ``{game}.json`` to ``job``: ``decks`` are the deck states the
     deck writer made (each with its card trim, pt). Boards, tokens and dice are drawn from the
     game's boards.toml by ``job.board_renderer`` (whose findings are the export's); findings of
-    the pieces, and ``export.tts-die`` for dice Tabletop Simulator or pnp cannot make, go to
-    ``job.findings``. Raises LayoutError when the game has pieces and the job no board renderer. A dry job draws and finds, and
+    the pieces, ``export.tts-table`` for boards and tokens left off the table (no layout) and
+    ``export.tts-die`` for dice Tabletop Simulator or pnp cannot make, go to ``job.findings``. Raises LayoutError when the game has pieces and the job no board renderer. A dry job draws and finds, and
     writes nothing."""
     from PIL import Image
 
     game, p = job.game, job.profile
-    boards, findings = board_pieces(game)
-    tokens, token_findings = token_pieces(game)
+    boards, _ = board_pieces(game)  # what they find is a board or tokens without a layout:
+    tokens, _ = token_pieces(game)  # off_table_findings says so for the table
     die_errors = dice_findings(game)
     nets = die_nets(game)[0] if not die_errors else []
-    findings += token_findings + die_errors
+    findings = off_table_findings(game) + die_errors
     renderer = job.board_renderer  # boards.toml's designs (its findings are the export's)
     layouts = renderer.layouts if renderer is not None else None
     if renderer is None and (boards or tokens or nets):

@@ -58,3 +58,25 @@ def test_an_archive_with_templates_outside_the_game_folder_unpacks_to_a_game_tha
         with unpack(source, "1.0", release):
             pass
     assert refused.value.rule == "versions.visual" and "SHA-256 differs" in str(refused.value)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "corrupt"])
+def test_a_truncated_or_corrupt_archive_is_a_versions_error_naming_the_zip(tmp_path, damage):
+    game_dir = tmp_path / "g"
+    new_game(game_dir)
+    source = GameSource(game_dir, "g", game_dir / "templates", "g/templates")
+    game = load_game(game_dir, "g")
+    files, where = archive_files(game, source, data_files(game))
+    data = archive_bytes(files)
+    bad = data[:len(data) // 2] if damage == "truncated" else data[:100] + b"x" * 50 + data[150:]
+    path = archive_path(game_dir, "1.0")
+    path.parent.mkdir()
+    path.write_bytes(bad)
+    # the release's JSON holds this zip's SHA-256: the damage is in what release wrote, not after
+    release = {"archive": {"file": "1.0.zip", "sha256": hashlib.sha256(bad).hexdigest(), "templates": where}}
+    with pytest.raises(PnpError) as refused:
+        with unpack(source, "1.0", release):
+            pass
+    assert refused.value.rule == "versions.visual"
+    assert f"{path} cannot be unpacked: it is truncated or corrupt" in refused.value.message
+    assert "release it again" in refused.value.hint and "git revision" in refused.value.hint

@@ -19,6 +19,7 @@ from ....render.renderer import Renderer
 from ..job import ExportJob
 from ..manifest import Entry
 from ..pages import print_canvas
+from ..preflight import Places
 from ..products import TEMPLATE_DPI, Fit, match, no_product
 
 Pending = tuple[str, Entry, bytes, tuple[int, int], str]
@@ -82,11 +83,14 @@ def _distinct(job: ExportJob, renderer: Renderer, pieces: list[Piece], size: Siz
     return list(groups.values())
 
 
-def pending(job: ExportJob, renderer: Renderer) -> list[Pending]:
+def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) -> list[Pending]:
     """Every board and token of the job's game drawn on its product (one PDF per distinct
     drawing), and an ``export.no-product`` warning in ``job.findings`` for each board or token
     component (or token row) no product takes. Reference sheets are not boards and are left
-    to ``pnp build``."""
+    to ``pnp build``. ``places`` gets where each drawn board is written, by card key (its
+    ``[components.NAME]`` in game.toml), so the safe zone's findings about it name that file
+    and line."""
+    places = places if places is not None else {}
     p, game = job.profile, job.game
     out: list[Pending] = []
     boards, _ = board_pieces(game)  # a board without a layout: the boards output reports it
@@ -106,6 +110,7 @@ def pending(job: ExportJob, renderer: Renderer) -> list[Pending]:
         for pdf, px, same in _distinct(job, renderer, [bp.piece for bp in group], size, fit, title, False):
             name, entry = _entry(job, p.face_file, "face", comp_id, comp_id, "", len(same), fit, px)
             out.append((name, entry, pdf, px, same[0].card_key))
+            places[same[0].card_key] = (game.key_location(f"components.{comp_id}"), comp_id)
     tokens, _ = token_pieces(game)
     rows: dict[tuple[str, str], list] = {}
     for tp in tokens:

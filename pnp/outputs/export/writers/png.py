@@ -37,9 +37,10 @@ def write(job: ExportJob, decks, workers: int) -> None:
                 entry = Entry(name, side, comp.id, ids, len(group), size=size_text(geom),
                               width_px=geom.px[0], height_px=geom.px[1])
                 pending.append((name, entry, pdf, geom.px, piece.card_key))
+    places: dict = {}
     if job.profile.products and job.board_renderer is not None:
-        pending += pieces.pending(job, job.board_renderer)
-    job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p)
+        pending += pieces.pending(job, job.board_renderer, places)
+    job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p, places)
     if job.dry:
         return  # every card is drawn and preflighted; rasterising finds nothing more
     pngs = rasterise_all([(pdf, px) for _, _, pdf, px, _ in pending], workers)
