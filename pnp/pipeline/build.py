@@ -26,7 +26,7 @@ from ..outputs import OUTPUTS
 from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
 from ..outputs.rulebook import TEMPLATE_NAME
 from ..render.preflight import refused_art
-from ..validate.check import check_game_full
+from ..validate.check import check_game_full, data_checks, load_for_check
 from .cache import BuildRecord
 from .fresh import before_run, remember
 from .language import localize, mark
@@ -70,9 +70,11 @@ def run_game(job: BuildJob) -> GameReport:
     load = replace(job.load, copies_cap=None) if settings.force else job.load
     progress.for_game(job.source.path.name)
     before = before_run(job.source) if job.write else None
-    with progress.step("checking the data"):
-        data = check_game_full(job.source, load, draft=settings.draft)
+    beside = job.stage_workers > 1  # the data checks run beside the stages (render_stages)
+    with progress.step("loading the data" if beside else "checking the data"):
+        data = load_for_check(job.source, load) if beside else check_game_full(job.source, load, draft=settings.draft)
     game = data.game
+    checked = data.game
     lang = settings.language
     report = GameReport(data.display, f"{data.title} [{lang}]" if lang else data.title, game is not None,
                         rules_checked=data.rules_checked)
@@ -90,8 +92,16 @@ def run_game(job: BuildJob) -> GameReport:
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
     full = job.write and _full_cards(settings)
     side = {"snapshot": lambda: _snapshot_now(game, job.source, settings)} if full else {}
+    if beside:
+        side["checks"] = lambda: _checks_of(checked, job.source, settings.draft)
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
                              workers=job.stage_workers, side=side)
+    if beside:
+        found = rendered.side.get("checks") or _checks_of(checked, job.source, settings.draft)
+        if isinstance(found, BaseException):
+            raise found
+        findings, report.rules_checked, data.files = found
+        data.findings[:0] = findings  # before what localizing and the reprint found, as when run first
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
     files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
@@ -141,6 +151,13 @@ def _full_cards(settings: BuildSettings) -> bool:
     reprint), whose snapshot ``pnp diff`` compares with."""
     return (settings.outputs is None or {"cards", "boards"} <= set(settings.outputs)) and not settings.only \
         and settings.changed_since is None
+
+
+def _checks_of(game: Game, source: GameSource, draft: bool) -> tuple[list, int, list[str]]:
+    """The data checks of ``game`` (:func:`pnp.validate.check.data_checks`): its findings, the
+    number of rules that ran and the files findings are ordered by."""
+    checked = data_checks(game, source, draft)
+    return checked.findings, checked.rules_checked, checked.files
 
 
 def _snapshot_now(game: Game, source: GameSource, settings: BuildSettings) -> tuple[dict, dict]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core.errors import DataError, ManifestError
 from ..core.findings import Finding, sort_key
@@ -139,6 +139,15 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     """Load and check one game folder's data (``source``); see :class:`CheckResult`. The
     designs are checked by drawing them (:func:`pnp.pipeline.build.run_game`). In a ``draft``
     missing art is a warning (its drawings print a placeholder)."""
+    loaded = load_for_check(source, options)
+    if loaded.game is None:
+        return loaded
+    return with_data_checks(loaded, data_checks(loaded.game, source, draft))
+
+
+def load_for_check(source: GameSource, options: LoadOptions = LoadOptions()) -> CheckResult:
+    """The first half of :func:`check_game_full`: the game loaded, with the findings of a game
+    that did not load (then ``game`` is None); the data checks are :func:`data_checks`."""
     display = source.display
     try:
         game = load_game(source.path, display, options)
@@ -151,6 +160,14 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     except DataError as exc:
         return CheckResult(display, None, [_from_error(exc, "schema.file")], files=[f"{display}/game.toml"],
                            manifest_title=manifest_title(source.path))
+    return CheckResult(display, game, [])
+
+
+def data_checks(game: Game, source: GameSource, draft: bool = False) -> CheckResult:
+    """The second half of :func:`check_game_full`: the checks of a loaded ``game``'s data (the
+    totals the rulebook states, blank rows, pieces with no copies, the rules of rules.toml, the
+    ``[rules]`` keys, art paths, fonts), as a CheckResult whose findings are in report order.
+    Reads the game; changes nothing of it."""
     findings = check_totals(game) + check_blank_rows(game) + check_zero_copies(game)
     book, problems = load_rulebook(game)
     findings += problems
@@ -162,7 +179,13 @@ def check_game_full(source: GameSource, options: LoadOptions = LoadOptions(), dr
     findings.sort(key=sort_key({f: i for i, f in enumerate(files)}))
     n_rules = len(BUILTIN_RULES) + len(book.rules) + (4 if book.costs else 0)
     n_rules += len(SHEET_RULES) if any(c.sheet for c in game) else 0
-    return CheckResult(display, game, findings, book, n_rules, files)
+    return CheckResult(source.display, game, findings, book, n_rules, files)
+
+
+def with_data_checks(loaded: CheckResult, checked: CheckResult) -> CheckResult:
+    """``loaded`` (:func:`load_for_check`) with what :func:`data_checks` found added."""
+    return replace(loaded, findings=loaded.findings + checked.findings, book=checked.book,
+                   rules_checked=checked.rules_checked, files=checked.files)
 
 
 def check_game(source: GameSource, options: LoadOptions = LoadOptions()) -> tuple[Game | None, list[Finding]]:

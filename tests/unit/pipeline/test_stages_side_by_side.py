@@ -56,8 +56,22 @@ def test_stages_render_in_a_second_process(tiny, tmp_path, monkeypatch):
     # this process drew the card sheets; the other stages were drawn (and their spy records
     # kept) in the forked worker, and came back as results
     assert pids == {"cards": os.getpid()}
-    assert set(seen[0][:-1]) <= set(report.ran)
+    assert seen[0][-2:] == ["checks", "snapshot"]  # the data checks and the snapshot beside them
+    assert set(seen[0][:-2]) <= set(report.ran)
+    assert report.rules_checked > 0
     assert (tmp_path / "out" / "tiny" / ".pnp-pieces.json").is_file()  # the snapshot made beside them
+
+
+def test_data_checks_beside_the_stages_report_what_they_report_first(tiny, tmp_path):
+    table = (tiny / "cards.csv").read_text(encoding="utf-8")
+    assert "leaf,Leaf,1,green,,2" in table
+    (tiny / "cards.csv").write_text(table.replace("leaf,Leaf,1,green,,2", "leaf,Leaf,1,green,,0"),
+                                    encoding="utf-8")  # a row of no copies: a data check's finding
+    one = run_game(job(tiny, tmp_path / "one", 1))
+    two = run_game(job(tiny, tmp_path / "two", 2))
+    assert one.findings == two.findings and one.rules_checked == two.rules_checked
+    rules = {f.rule for f in one.findings}
+    assert rules - {"access.contrast"}, rules
 
 
 def test_a_snapshot_made_beside_the_stages_is_the_one_made_after_them(tiny, tmp_path):
