@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Collection
 
 from ..core.errors import BuildError
 from ..core.units import MM, Size, to_mm
@@ -60,6 +61,9 @@ class Grid:
     most: tuple[int, int] = (0, 0)
     """The columns and rows the paper holds inside the margins, before any were given up to keep
     the outer bleed (:func:`fit_grid`); (0, 0) means the same as ``cols`` and ``rows``."""
+    bleed_open: float = 0.0
+    """The bleed asked for (pt): what an edge towards an empty slot of a sheet not full gets
+    (:meth:`bleed`)."""
 
     @property
     def per_sheet(self) -> int:
@@ -97,12 +101,34 @@ class Grid:
         y = self.origin_y + (self.rows - 1 - row) * (self.card.height + self.gap) + offset[1]
         return x, y, self.card.width, self.card.height
 
-    def bleed(self, row: int, col: int) -> tuple[float, float, float, float]:
-        """How far (left, bottom, right, top) slot (row, col)'s art may run past its trim."""
+    def bleed(self, row: int, col: int, occupied: Collection[tuple[int, int]] | None = None
+              ) -> tuple[float, float, float, float]:
+        """How far (left, bottom, right, top), in pt, slot (row, col)'s art may run past its trim.
+
+        ``occupied`` holds the (row, col) slots that hold a card on this sheet (None: every
+        slot). An edge towards a neighbour gets the inner bleed, an edge of the grid the outer
+        one; an edge towards an empty slot of a sheet not full gets the bleed asked for
+        (``bleed_open``): nothing shares that edge and a whole card's room lies beyond it, so
+        the cut there has the same bleed to fall in as any other."""
         ox, oy = self.bleed_outer
         ix, iy = self.bleed_inner
-        return (ox if col == 0 else ix, oy if row == self.rows - 1 else iy,
-                ox if col == self.cols - 1 else ix, oy if row == 0 else iy)
+
+        def side(on_edge: bool, neighbour: tuple[int, int], inner: float, outer: float) -> float:
+            if on_edge:
+                return outer
+            return inner if occupied is None or neighbour in occupied else max(inner, self.bleed_open)
+
+        return (side(col == 0, (row, col - 1), ix, ox), side(row == self.rows - 1, (row + 1, col), iy, oy),
+                side(col == self.cols - 1, (row, col + 1), ix, ox), side(row == 0, (row - 1, col), iy, oy))
+
+    def filled_slots(self, filled: int) -> frozenset[tuple[int, int]]:
+        """The (row, col) slots of the first ``filled`` cards of a sheet, in reading order."""
+        return frozenset(divmod(i, self.cols) for i in range(min(filled, self.per_sheet)))
+
+    def back_slots(self, filled: int, flip: str) -> frozenset[tuple[int, int]]:
+        """The (row, col) slots of the backs of the first ``filled`` cards of a sheet on its back
+        sheet (:meth:`back_slot`)."""
+        return frozenset(self.back_slot(row, col, flip) for row, col in self.filled_slots(filled))
 
     def back_slot(self, row: int, col: int, flip: str) -> tuple[int, int]:
         """Where the back of the card at (row, col) goes on the following back sheet.
@@ -218,10 +244,11 @@ class Grid:
         of its slots, so its room holds for every sheet.
         """
         boxes = []
+        backs = self.back_slots(filled, flip)
         for i in range(min(filled, self.per_sheet)):
             row, col = self.back_slot(*divmod(i, self.cols), flip)
             x, y, w, h = self.trim(row, col)
-            bl, bb, br, bt = self.bleed(row, col)
+            bl, bb, br, bt = self.bleed(row, col, backs)
             boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
         return _room(boxes, self.paper, self.margin)
 
@@ -326,7 +353,7 @@ def fit_grid(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     inner = min(bleed, gap / 2)
     return Grid(paper, card, cols, rows, gap, origin_x, origin_y, margin,
                 (_edge_bleed(origin_x - margin, bleed, inner), _edge_bleed(origin_y - margin, bleed, inner)),
-                (inner, inner), (most_cols, most_rows))
+                (inner, inner), (most_cols, most_rows), bleed)
 
 
 @dataclass(frozen=True)
@@ -360,14 +387,16 @@ class FoldGrid:
         x, y, w, h = self.front_trim(col)
         return x + offset[0], 2 * self.fold_y - y - h + offset[1], w, h
 
-    def front_bleed(self, col: int) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) bleed of the face at ``col``, in page directions."""
-        left, _, right, _ = self.grid.bleed(0, col)
+    def front_bleed(self, col: int, filled: int | None = None) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the face at ``col``, in page directions, on a sheet
+        of ``filled`` faces (None: a full one; see :meth:`Grid.bleed`)."""
+        left, _, right, _ = self.grid.bleed(0, col, None if filled is None else self.grid.filled_slots(filled))
         return left, self.fold_bleed, right, self.edge_bleed
 
-    def back_bleed(self, col: int) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) bleed of the back at ``col``, in page directions."""
-        left, _, right, _ = self.grid.bleed(0, col)
+    def back_bleed(self, col: int, filled: int | None = None) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) bleed of the back at ``col``, in page directions, on a sheet
+        of ``filled`` faces (None: a full one)."""
+        left, _, right, _ = self.grid.bleed(0, col, None if filled is None else self.grid.filled_slots(filled))
         return left, self.edge_bleed, right, self.fold_bleed
 
     def back_room(self, filled: int) -> tuple[float, float, float, float]:
@@ -377,7 +406,7 @@ class FoldGrid:
         boxes = []
         for col in range(min(filled, self.per_sheet)):
             x, y, w, h = self.back_trim(col)
-            bl, bb, br, bt = self.back_bleed(col)
+            bl, bb, br, bt = self.back_bleed(col, filled)
             boxes.append((x - bl, y - bb, x + w + br, y + h + bt))
         return _room(boxes, self.grid.paper, self.grid.margin, top=self.fold_y)
 
@@ -428,5 +457,5 @@ def fit_fold(paper: Size, card: Size, *, margin: float = DEFAULT_MARGIN, gap: fl
     origin_x = (paper.width - grid_w) / 2
     inner = min(bleed, gap / 2)
     grid = Grid(paper, card, cols, 1, gap, origin_x, half + fold_clearance + fold_bleed, margin,
-                (_edge_bleed(origin_x - margin, bleed, inner), edge_bleed), (inner, inner), (most_cols, 1))
+                (_edge_bleed(origin_x - margin, bleed, inner), edge_bleed), (inner, inner), (most_cols, 1), bleed)
     return FoldGrid(grid, half, fold_clearance, fold_bleed, edge_bleed)

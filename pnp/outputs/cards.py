@@ -279,17 +279,19 @@ def _slots(grid: Grid, n: int):
 
 
 def _front_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], cut_lines: bool = False) -> None:
+    faces = grid.filled_slots(len(chunk))
     for i, (row, col) in _slots(grid, len(chunk)):
-        renderer.place(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col), form_bleed=grid.max_bleed)
+        renderer.place(c, chunk[i].face, grid.trim(row, col), grid.bleed(row, col, faces), form_bleed=grid.max_bleed)
     if cut_lines:
         draw_cut_lines(c, grid.trims(len(chunk)))
     stroke_segments(c, grid.crop_marks(len(chunk)))
 
 
 def _back_sheet(c, renderer: Renderer, grid: Grid, chunk: list[CardInstance], opts: SheetOptions) -> None:
+    backs = grid.back_slots(len(chunk), opts.flip)
     for i, (row, col) in _slots(grid, len(chunk)):
         brow, bcol = grid.back_slot(row, col, opts.flip)
-        renderer.place(c, chunk[i].back, grid.trim(brow, bcol, opts.back_offset), grid.bleed(brow, bcol),
+        renderer.place(c, chunk[i].back, grid.trim(brow, bcol, opts.back_offset), grid.bleed(brow, bcol, backs),
                        rotate=opts.flip == "short", form_bleed=grid.max_bleed)
 
 
@@ -297,8 +299,8 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
                 cut_lines: bool = False) -> None:
     for col, card in enumerate(chunk):
         fb = max(fold.grid.max_bleed, fold.fold_bleed)
-        renderer.place(c, card.face, fold.front_trim(col), fold.front_bleed(col), form_bleed=fb)
-        renderer.place(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col), rotate=True,
+        renderer.place(c, card.face, fold.front_trim(col), fold.front_bleed(col, len(chunk)), form_bleed=fb)
+        renderer.place(c, card.back, fold.back_trim(col, opts.back_offset), fold.back_bleed(col, len(chunk)), rotate=True,
                        form_bleed=fb)
     g = fold.grid
     c.saveState()
