@@ -440,8 +440,10 @@ def test_text_inside_the_safe_zone_is_a_finding_naming_the_piece(tmp_path):
     with open(game_dir / "game.toml", "a") as fh:
         fh.write('\n[targets.wide]\nextends = "eu"\nsafe_zone = "6.5mm"\n')
     result = export(game_dir, tmp_path / "out", "wide")
-    found = {f.location: f for f in result.findings if f.rule == "preflight.safe-zone"}
+    found = {f.piece: f for f in result.findings if f.rule == "preflight.safe-zone"}
     assert set(found) == {"cards/fire"}  # "Draw 2." starts 6 mm from the left trim edge; Leaf has no rules text
+    # found at the card's row: fire is the first row of cards.csv, below its header
+    assert str(found["cards/fire"].location) == "tiny/cards.csv:2" and found["cards/fire"].component == "cards"
     # measure the same page with pdfplumber: the nearest glyph to the trim edge
     pdf_path = folder_of(result) / "tiny-cards-poker.pdf"
     with pdfplumber.open(pdf_path) as pdf:

@@ -300,3 +300,25 @@ def test_a_boards_safe_zone_finding_names_its_game_toml_line_in_check_and_export
     report = json.loads(run("check", str(game_dir), "-t", "tgc", "--format", "json").output)[0]
     checked = [(f["location"], f["message"], f["piece"]) for f in report["findings"] if f["rule"] == "preflight.safe-zone"]
     assert checked == [(found.location, found.message, found.piece)]
+
+
+def test_a_tokens_safe_zone_finding_names_its_component_in_check_and_export(tmp_path):
+    from clirun import run
+
+    game_dir, source = tiny_with_boards(tmp_path / "tiny")
+    boards = game_dir / "templates" / "boards.toml"
+    boards.write_text(boards.read_text(encoding="utf-8").replace('text = "1"\narea = "safe"\nsize = 14\n'
+                                                                 'align = "center"\nvalign = "middle"',
+                                                                 'text = "1"\narea = "trim"\nsize = 14\n'
+                                                                 'align = "left"\nvalign = "top"'), encoding="utf-8")
+    lines = (game_dir / "game.toml").read_text(encoding="utf-8").splitlines()
+    game = load_game(game_dir, str(game_dir))
+    dry = render_export(game, game_layouts(game, source), "tgc", tmp_path / "out", jobs=1, source=source, dry=True)
+    (found,) = [f for f in dry.findings if f.rule == "preflight.safe-zone"]
+    # the coins have no table: the finding is at their [components.tokens] table
+    assert (found.component, found.field) == ("tokens", "components.tokens")
+    assert found.file == f"{game_dir}/game.toml" and lines[found.line - 1] == "[components.tokens]"
+    assert "'1'" in found.message and found.hint
+    report = json.loads(run("check", str(game_dir), "-t", "tgc", "--format", "json").output)[0]
+    checked = [(f["location"], f["piece"]) for f in report["findings"] if f["rule"] == "preflight.safe-zone"]
+    assert checked == [(found.location, found.piece)]

@@ -17,6 +17,14 @@ Places = dict[str, tuple[Location, str]]
 a token's row, for findings about its drawing."""
 
 
+def row_places(pieces) -> Places:
+    """Where each of ``pieces`` (:class:`~pnp.model.pieces.Piece`) drawn from a table row is
+    written: its row (file and line) and component, by card key, for :func:`safe_zone_findings`.
+    A piece without a row (a deck back, a component without a table) is left out; its finding
+    names the piece alone."""
+    return {piece.card_key: (piece.row.location(), piece.component) for piece in pieces if piece.row is not None}
+
+
 def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Profile,
                        places: Places | None = None) -> list[Finding]:
     """Text glyphs closer than ``safe`` pt to the TrimBox edge (or outside it), measured on

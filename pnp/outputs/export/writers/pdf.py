@@ -11,7 +11,7 @@ from ....model.pieces import CardInstance
 from ..job import ExportJob
 from ..manifest import Entry
 from ..pages import CardPage, card_id, card_page, deck_title, deck_trim, distinct, draw_page, print_canvas, size_text
-from ..preflight import rgb_refusal, rgb_uses, safe_zone_findings
+from ..preflight import rgb_refusal, rgb_uses, row_places, safe_zone_findings
 
 
 def write(job: ExportJob, decks, workers: int) -> None:
@@ -39,6 +39,7 @@ def write(job: ExportJob, decks, workers: int) -> None:
             f"{job.game.title} - {parts[0][3]} cards ({p.title})"
         c = print_canvas(buf, parts[0][2].page, title, p, job.converter)
         labels: list[str] = []
+        drawn = []
         entries: list[Entry] = []
         page_no = 0
         for comp, deck, geom, _ in parts:
@@ -52,12 +53,13 @@ def write(job: ExportJob, decks, workers: int) -> None:
                     draw_page(c, job.renderer, piece, geom, job.converter)
                     page_no += 1
                     labels.append(piece.card_key)
+                    drawn.append(piece)
                     entries.append(Entry(name, side, comp.id, card_id(card.face), copies, page=page_no,
                                          copy=card.face.copy if p.copies == "repeat" else None,
                                          size=size_text(geom)))
         c.save()
         pdf = buf.getvalue()
-        job.findings += safe_zone_findings(pdf, labels, p.safe_zone, p)
+        job.findings += safe_zone_findings(pdf, labels, p.safe_zone, p, row_places(drawn))
         if p.color == "cmyk":
             uses = rgb_uses(pdf)
             if uses:

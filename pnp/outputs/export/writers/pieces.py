@@ -87,9 +87,10 @@ def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) ->
     """Every board and token of the job's game drawn on its product (one PDF per distinct
     drawing), and an ``export.no-product`` warning in ``job.findings`` for each board or token
     component (or token row) no product takes. Reference sheets are not boards and are left
-    to ``pnp build``. ``places`` gets where each drawn board is written, by card key (its
-    ``[components.NAME]`` in game.toml), so the safe zone's findings about it name that file
-    and line."""
+    to ``pnp build``. ``places`` gets where each drawn board and token is written, by card
+    key (a board's ``[components.NAME]`` in game.toml, a token's row, or its component's
+    table in game.toml for tokens without one), so the safe zone's findings about it name that
+    file and line."""
     places = places if places is not None else {}
     p, game = job.profile, job.game
     out: list[Pending] = []
@@ -140,4 +141,7 @@ def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) ->
                 pattern = p.face_file if side == "face" else p.back_file
                 fname, entry = _entry(job, pattern, side, comp_id, name, same[0].layout, len(same), fit, px)
                 out.append((fname, entry, pdf, px, same[0].card_key))
+                row = same[0].row  # a token of a table: its row; else its [components.NAME]
+                places[same[0].card_key] = (row.location() if row is not None else
+                                            game.key_location(f"components.{comp_id}"), comp_id)
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..job import ExportJob
 from ..manifest import Entry
 from ..pages import card_ids, card_id, card_page, deck_trim, distinct, size_text
-from ..preflight import safe_zone_many
+from ..preflight import row_places, safe_zone_many
 from ....render.raster import rasterise_all
 from . import pieces
 
@@ -19,6 +19,7 @@ def write(job: ExportJob, decks, workers: int) -> None:
     (:mod:`.pieces`)."""
     p = job.profile
     pending: list[tuple[str, Entry, bytes, tuple[int, int], str]] = []
+    drawn = []  # the pieces of the cards' pending files, for where their findings point
     for comp, deck in decks:
         trim, size_name = deck_trim(comp, p)
         geom = card_page(trim, p.bleed, p.dpi)
@@ -37,7 +38,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
                 entry = Entry(name, side, comp.id, ids, len(group), size=size_text(geom),
                               width_px=geom.px[0], height_px=geom.px[1])
                 pending.append((name, entry, pdf, geom.px, piece.card_key))
-    places: dict = {}
+                drawn.append(piece)
+    places = row_places(drawn)
     if job.profile.products and job.board_renderer is not None:
         pending += pieces.pending(job, job.board_renderer, places)
     job.findings += safe_zone_many([(pdf, key) for _, _, pdf, _, key in pending], p, places)

@@ -13,7 +13,7 @@ from ....model.pieces import CardInstance
 from ..job import ExportJob
 from ..manifest import Entry
 from ..pages import CardPage, card_id, card_ids, deck_trim, distinct, nickname, size_text
-from ..preflight import safe_zone_many
+from ..preflight import row_places, safe_zone_many
 from ..profiles import Profile
 from ..tts_objects import guid as _guid, tts_object as _tts_object
 from ..tts_table import _url as _tts_url, write_table
@@ -63,7 +63,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
         backs = distinct(job, comp, deck, geom, "back")
         unique_back = len(backs) > 1
         job.findings += safe_zone_many([(pdf, g[0].face.card_key) for pdf, g in faces]
-                                        + [(pdf, g[0].back.card_key) for pdf, g in backs], p)
+                                        + [(pdf, g[0].back.card_key) for pdf, g in backs], p,
+                                        row_places([g[0].face for _, g in faces] + [g[0].back for _, g in backs]))
         if job.dry:
             continue  # every card is drawn and preflighted; the sheets find nothing more
         raws = rasterise_all([(pdf, (cw, ch)) for pdf, _ in faces + backs], workers, encode=False)
