@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '330a5b66dec8ee948edd89aacc92f0f536851bcb5e5db40607246b3ff80070ab'
+SOURCES = '541f733cf6eee014c8ab61d9232bbef3821d14e84e7f6f3fcab741c2efee7e11'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -115,7 +115,8 @@ def run_games(sources, output, settings, load, *, write: bool, reuse: bool = Tru
     gid = duplicate_id(sources) if write else None
     if gid is not None:
         raise PnpError(f"two of the games given have the id {gid!r}; their files would overwrite each other",
-                       hint="give them one at a time with different --output folders, or change one id")
+                       hint="give them one at a time with different --output folders, or change one id",
+                       rule="cli.option")
     from dataclasses import replace
 
     runs = [(source, replace(settings, language=code)) for source, code in language_runs(sources, lang)]

@@ -56,7 +56,8 @@ def preview(
     sources = resolve_games([game] if game else None)
     if len(sources) != 1:
         raise PnpError("pnp preview shows one game at a time", hint="give its id ("
-                       + ", ".join(s.display.rsplit("/", 1)[-1] for s in sources) + ") or its folder")
+                       + ", ".join(s.display.rsplit("/", 1)[-1] for s in sources) + ") or its folder",
+                       rule="cli.option")
     source = sources[0]
     opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
     session = PreviewSession(source, load_options(encoding, delimiter), output,

@@ -152,7 +152,8 @@ def build_settings(opts, max_image_pixels: int | None, force: bool, strict: bool
 
     if changed_since is not None and only:
         raise PnpError("give --only or --changed-since, not both",
-                       hint="--only makes a sheet of named cards, --changed-since of the changed ones")
+                       hint="--only makes a sheet of named cards, --changed-since of the changed ones",
+                       rule="cli.option")
     simulate, ink = extra.pop("simulate", None), extra.pop("ink", None)
     if simulate is not None or ink is not None:  # only the preview or the edition asked for
         return BuildSettings(opts, max_image_pixels, force, strict, jobs, outputs=("accessibility", "editions"),
@@ -194,7 +195,7 @@ def parse_delimiter(value: str | None) -> str | None:
     value = named.get(value.lower(), value)
     if len(value) != 1:
         raise PnpError(f"--delimiter {value!r} is not one character",
-                       hint="use --delimiter ';', --delimiter , or --delimiter tab")
+                       hint="use --delimiter ';', --delimiter , or --delimiter tab", rule="cli.option")
     return value
 
 
@@ -215,7 +216,7 @@ def resolve_games(games: list[str] | None):
             return [here]
     names = games or bundled_ids()
     if not names:
-        raise PnpError("no bundled games found", hint="give a path to a game folder")
+        raise PnpError("no bundled games found", hint="give a path to a game folder", rule="game.not-found")
     return [find_game(g) for g in names]
 
 

@@ -27,7 +27,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise BuildError(f"cannot write {path}: {exc.strerror or exc}",
-                         hint="give --output a folder you can write to") from None
+                         hint="give --output a folder you can write to", rule="build.write") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

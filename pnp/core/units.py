@@ -109,7 +109,7 @@ def paper(name: str) -> Size:
     """
     key = str(name).lower()
     if key not in PAPER_SIZES:
-        raise BuildError(f"unknown paper {name!r}", hint="papers: " + ", ".join(PAPER_SIZES))
+        raise BuildError(f"unknown paper {name!r}", hint="papers: " + ", ".join(PAPER_SIZES), rule="sheet.paper")
     return PAPER_SIZES[key]
 
 

@@ -145,7 +145,8 @@ def font_dir() -> Path:
     """The folder holding the DejaVu TTF files (found without importing matplotlib)."""
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or not spec.submodule_search_locations:
-        raise PnpError("the DejaVu fonts are missing", hint="reinstall pnp: pip install --force-reinstall pnp")
+        raise PnpError("the DejaVu fonts are missing", hint="reinstall pnp: pip install --force-reinstall pnp",
+                       rule="font.file")
     return Path(list(spec.submodule_search_locations)[0]) / "mpl-data" / "fonts" / "ttf"
 
 

@@ -92,7 +92,7 @@ def booklet_sheet(paper: str) -> Size:
     if paper not in BOOKLET_PAGES:
         raise BuildError(f"a booklet cannot be folded from {paper!r} sheets",
                          hint="booklet sheets: " + ", ".join(
-                             f"{k} (pages {v})" for k, v in BOOKLET_PAGES.items()))
+                             f"{k} (pages {v})" for k, v in BOOKLET_PAGES.items()), rule="sheet.paper")
     return PAPER_SIZES[paper].landscape
 
 

@@ -52,12 +52,13 @@ def resolve(game: str) -> tuple[Path, str]:
         return data_root() / game, f"card_data/{game}"
     if candidate.exists():
         raise PnpError(f"{game}: no game.toml in this folder",
-                       hint="a game folder holds game.toml; see docs/game-format.md")
+                       hint="a game folder holds game.toml; see docs/game-format.md", rule="game.not-found")
     known = bundled_ids()
     starts = [g for g in known if game and g.startswith(game.lower())]
     guess = f"did you mean {starts[0]!r}?" if len(starts) == 1 else did_you_mean(game, known)
     raise PnpError(f"no game {game!r}", hint=(guess + " " if guess else "") +
-                   f"give a bundled game ({', '.join(known)}) or a path to a game folder")
+                   f"give a bundled game ({', '.join(known)}) or a path to a game folder",
+                   rule="game.not-found")
 
 
 def templates_for(path: Path, display: str, game_id: str) -> tuple[Path, str]:

@@ -32,7 +32,7 @@ def game_id(name: str) -> str:
     gid = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
     if not gid or not ID_RE.match(gid):
         raise PnpError(f"{name!r} cannot be a game's name",
-                       hint="use letters, digits and dashes: pnp new tide-pools")
+                       hint="use letters, digits and dashes: pnp new tide-pools", rule="new.game")
     return gid
 
 
@@ -50,10 +50,10 @@ def new_game(dest: Path, starter: str = "minimal") -> list[Path]:
     ever overwritten) or the starter is unknown."""
     if starter not in STARTERS:
         raise PnpError(f"there is no starter {starter!r}",
-                       hint=did_you_mean(starter, STARTERS, "starters: " + ", ".join(STARTERS)))
+                       hint=did_you_mean(starter, STARTERS, "starters: " + ", ".join(STARTERS)), rule="new.game")
     if dest.exists():
         raise PnpError(f"{dest} already exists; pnp new never writes over a folder",
-                       hint="give a new name, or remove the folder first")
+                       hint="give a new name, or remove the folder first", rule="new.game")
     gid = game_id(str(dest))
     layers = [SCAFFOLDS / "minimal"] + ([SCAFFOLDS / starter] if starter != "minimal" else [])
     files: dict[Path, bytes] = {}

@@ -33,7 +33,7 @@ def register(name: str) -> str:
     from reportlab.pdfbase.ttfonts import TTFont
 
     if name not in FONT_FILES:
-        raise PnpError(f"unknown font {name!r}", hint="fonts: " + ", ".join(FONT_FILES))
+        raise PnpError(f"unknown font {name!r}", hint="fonts: " + ", ".join(FONT_FILES), rule="layout.render")
     pdf_name = "pnp-" + name
     pdfmetrics.registerFont(TTFont(pdf_name, str(font_dir() / FONT_FILES[name])))
     return pdf_name
@@ -139,7 +139,8 @@ class FontBook:
         if found is None:
             resolved = self.fonts.resolve(font)
             if resolved is None:
-                raise PnpError(f"unknown font {font!r}", hint="fonts: " + ", ".join(self.fonts.names()))
+                raise PnpError(f"unknown font {font!r}", hint="fonts: " + ", ".join(self.fonts.names()),
+                               rule="layout.render")
             family, own = resolved
             style |= own
             faces = []

@@ -435,4 +435,19 @@ def test_an_error_the_cli_prints_shows_its_rule_id(monkeypatch, capsys, tmp_path
         main()
     assert done.value.code == 2
     said = capsys.readouterr().err
-    assert said.startswith("error build.error: no game 'no-such-game'") and "Traceback" not in said
+    assert said.startswith("error game.not-found: no game 'no-such-game'") and "Traceback" not in said
+
+
+@pytest.mark.parametrize(("argv", "rule", "said"), [
+    (["build", "{tiny}", "--only", "cards", "--changed-since", "last"], "cli.option", "give --only or --changed-since"),
+    (["build", "{tiny}", "--delimiter", "ab"], "cli.option", "--delimiter 'ab' is not one character"),
+    (["new", "{tiny}"], "new.game", "already exists"),
+    (["build", "{empty}"], "game.not-found", "no game.toml in this folder"),
+])
+def test_a_command_error_names_its_own_rule(tiny, tmp_path, argv, rule, said):
+    (tmp_path / "empty").mkdir()
+    argv = [a.format(tiny=tiny, empty=tmp_path / "empty") for a in argv]
+    result = pnp(*argv)
+    assert result.returncode == 2, result.stdout + result.stderr
+    out = result.stdout + result.stderr
+    assert f"error {rule}: " in out and said in out and "build.error" not in out
