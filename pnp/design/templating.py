@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .. import __version__
+from ..core.cachedir import CACHE_ENV, cache_folder  # noqa: F401 - CACHE_ENV named here too
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -120,9 +121,6 @@ def parse_template(source: str):
     return tree
 
 
-CACHE_ENV = "PNP_CACHE_DIR"
-"""Environment variable naming the folder compiled templates are kept in between runs (empty:
-keep none). Default ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
 _BYTECODE: list = []
 
 
@@ -148,27 +146,14 @@ def bytecode_cache():
     None when it is switched off or its folder cannot be made. A template is compiled once per
     source, environment and version (:func:`_fingerprint`); what it renders is the same."""
     if not _BYTECODE:
-        import os
-        from pathlib import Path
-
         from jinja2 import FileSystemBytecodeCache
 
         class Cache(FileSystemBytecodeCache):
             def get_bucket(self, environment, name, filename, source):
                 return super().get_bucket(environment, _fingerprint(environment) + ":" + name, filename, source)
 
-        root = os.environ.get(CACHE_ENV)
-        if root is None:
-            root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                                "pnp")
-        cache = None
-        if root:
-            folder = Path(root) / "templates"
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                cache = Cache(str(folder), "%s.jinja")
-            except OSError:
-                cache = None
+        folder = cache_folder("templates")
+        cache = Cache(str(folder), "%s.jinja") if folder is not None else None
         _BYTECODE.append(cache)
     return _BYTECODE[0]
 

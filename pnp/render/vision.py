@@ -20,7 +20,15 @@ Colours are ``#RRGGBB`` strings or (r, g, b) fractions 0..1.
 
 from __future__ import annotations
 
+import json
+import os
 from functools import lru_cache
+from importlib.util import find_spec
+
+from .. import __version__
+from ..core.cachedir import cache_folder
+from ..core.errors import PnpError
+from ..core.files import write_atomic
 
 VISIONS = ("deuteranopia", "protanopia", "tritanopia")
 """The colour-vision deficiencies simulated, most common first."""
@@ -106,10 +114,95 @@ def seen(color, vision: str) -> tuple[float, float, float]:
 
 def difference(a, b, vision: str = "normal") -> float:
     """CAM02-UCS ΔE between two colours as seen with ``vision``: colorspacious's ``deltaE``,
-    each colour converted to CAM02-UCS once (the conversion is most of its cost)."""
-    import numpy as np
+    each colour converted to CAM02-UCS once (the conversion is most of its cost). Raises
+    KeyError for a vision :func:`seen` does not know.
 
-    return float(np.sqrt(np.sum((_ucs(seen(a, vision)) - _ucs(seen(b, vision))) ** 2, axis=-1)))
+    A difference worked out once is kept in the machine's cache folder
+    (:func:`pnp.core.cachedir.cache_folder`, ``colour/``) when :func:`save_differences` is
+    called, so a later run with the same colours needs neither numpy nor colorspacious (their
+    import is about a tenth of a small deck's build). The kept value is the float computed,
+    so a finding reads the same either way."""
+    if vision not in ("normal",) + SIMULATIONS:
+        raise KeyError(vision)
+    key = f"{rgb(a)!r} {rgb(b)!r} {vision}"
+    known = _known()
+    value = known.get(key)
+    if value is None:
+        import numpy as np
+
+        value = float(np.sqrt(np.sum((_ucs(seen(a, vision)) - _ucs(seen(b, vision))) ** 2, axis=-1)))
+        known[key] = value
+        _ADDED.add(key)
+    return value
+
+
+DIFFERENCES_KEPT = 20_000
+"""Differences the cache file keeps; past that it starts again from one run's."""
+
+_KNOWN: list[dict[str, float]] = []
+"""The differences known to this process: the cache file's, then those worked out here."""
+_ADDED: set[str] = set()
+"""Keys worked out in this process and not yet saved."""
+
+
+def _differences_file():
+    """The cache file of colour differences, or None without a cache folder. Its name holds
+    what the values depend on besides the colours: pnp's version and the installed numpy and
+    colorspacious (their files' sizes and times, read without importing them)."""
+    folder = cache_folder("colour")
+    if folder is None:
+        return None
+    marks = [__version__]
+    for module in ("numpy", "colorspacious"):
+        spec = find_spec(module)
+        if spec is None or not spec.origin:
+            return None
+        try:
+            st = os.stat(spec.origin)
+        except OSError:
+            return None
+        marks.append(f"{st.st_size}-{st.st_mtime_ns}")
+    return folder / ("delta-e-" + "_".join(marks).replace("/", "-") + ".json")
+
+
+def _read_differences(path) -> dict[str, float]:
+    """The differences a cache file holds ({} when it is absent or not one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, float) for v in data.values()):
+        return {}
+    return data
+
+
+def _known() -> dict[str, float]:
+    if not _KNOWN:
+        path = _differences_file()
+        _KNOWN.append(_read_differences(path) if path is not None else {})
+    return _KNOWN[0]
+
+
+def save_differences() -> None:
+    """Add the differences worked out since the last save to the cache file, merged with what
+    other runs added meanwhile. A cache that cannot be written is left as it is: the values
+    are worked out again next time."""
+    if not _ADDED:
+        return
+    path = _differences_file()
+    if path is None:
+        _ADDED.clear()
+        return
+    known = _known()
+    merged = _read_differences(path)
+    if len(merged) + len(_ADDED) > DIFFERENCES_KEPT:
+        merged = {}
+    merged.update((key, known[key]) for key in sorted(_ADDED))
+    _ADDED.clear()
+    try:
+        write_atomic(path, json.dumps(merged, sort_keys=True).encode("utf-8"))
+    except (OSError, PnpError):
+        pass
 
 
 @lru_cache(maxsize=4096)

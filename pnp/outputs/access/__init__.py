@@ -171,6 +171,7 @@ def access_findings(game: Game, layouts: LayoutSet, tokens: LayoutSet | None, st
             out.append(Finding.at("warning", "access.accept", game.key_location(f"accessibility.accept[{entry['index']}]"),
                                   f"accept entry {entry['index'] + 1} ({entry['rule']}) matches no finding",
                                   hint="remove it, or correct its layout, box, categories or vision"))
+    vision.save_differences()  # the next run with these colours needs no colour science
     return merge(out)
 
 

@@ -1,0 +1,34 @@
+"""The folder of caches shared by every run on this machine: compiled templates, colour
+differences. What a cache holds is only ever a faster way to the same result; deleting the
+folder costs time, never bytes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+CACHE_ENV = "PNP_CACHE_DIR"
+"""Environment variable naming the cache folder (empty: keep no cache). Default
+``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``."""
+
+
+def cache_root() -> Path | None:
+    """The cache folder (:data:`CACHE_ENV`), or None when caching is switched off. Not made."""
+    root = os.environ.get(CACHE_ENV)
+    if root is None:
+        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pnp")
+    return Path(root) if root else None
+
+
+def cache_folder(name: str) -> Path | None:
+    """The sub-folder ``name`` of :func:`cache_root`, made if needed; None when caching is
+    switched off or the folder cannot be made (a read-only home, a file in its place)."""
+    root = cache_root()
+    if root is None:
+        return None
+    folder = root / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
