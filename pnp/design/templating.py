@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .. import __version__
-from ..core.cachedir import CACHE_ENV, cache_folder  # noqa: F401 - CACHE_ENV named here too
+from ..core.cachedir import cache_folder
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -142,7 +142,8 @@ def _fingerprint(env) -> str:
 
 
 def bytecode_cache():
-    """The Jinja2 bytecode cache shared by every run on this machine (:data:`CACHE_ENV`), or
+    """The Jinja2 bytecode cache shared by every run on this machine
+    (:data:`pnp.core.cachedir.CACHE_ENV`), or
     None when it is switched off or its folder cannot be made. A template is compiled once per
     source, environment and version (:func:`_fingerprint`); what it renders is the same."""
     if not _BYTECODE:

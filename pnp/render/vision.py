@@ -139,8 +139,9 @@ def difference(a, b, vision: str = "normal") -> float:
 DIFFERENCES_KEPT = 20_000
 """Differences the cache file keeps; past that it starts again from one run's."""
 
-_KNOWN: list[dict[str, float]] = []
-"""The differences known to this process: the cache file's, then those worked out here."""
+_KNOWN: list[tuple] = []
+"""The cache file (or None) and the differences known to this process: the file's, then those
+worked out here."""
 _ADDED: set[str] = set()
 """Keys worked out in this process and not yet saved."""
 
@@ -162,7 +163,7 @@ def _differences_file():
         except OSError:
             return None
         marks.append(f"{st.st_size}-{st.st_mtime_ns}")
-    return folder / ("delta-e-" + "_".join(marks).replace("/", "-") + ".json")
+    return folder / ("delta-e-" + "_".join(marks) + ".json")
 
 
 def _read_differences(path) -> dict[str, float]:
@@ -179,8 +180,8 @@ def _read_differences(path) -> dict[str, float]:
 def _known() -> dict[str, float]:
     if not _KNOWN:
         path = _differences_file()
-        _KNOWN.append(_read_differences(path) if path is not None else {})
-    return _KNOWN[0]
+        _KNOWN.append((path, _read_differences(path) if path is not None else {}))
+    return _KNOWN[0][1]
 
 
 def save_differences() -> None:
@@ -189,11 +190,11 @@ def save_differences() -> None:
     are worked out again next time."""
     if not _ADDED:
         return
-    path = _differences_file()
+    known = _known()
+    path = _KNOWN[0][0]
     if path is None:
         _ADDED.clear()
         return
-    known = _known()
     merged = _read_differences(path)
     if len(merged) + len(_ADDED) > DIFFERENCES_KEPT:
         merged = {}

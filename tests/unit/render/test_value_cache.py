@@ -73,9 +73,10 @@ def test_an_expression_is_evaluated_once_per_input_and_each_caller_gets_its_own_
 
 
 def test_compiled_templates_are_kept_between_runs_and_print_the_same(tmp_path, monkeypatch):
+    from pnp.core.cachedir import CACHE_ENV
     from pnp.design import templating
 
-    monkeypatch.setenv(templating.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(templating, "_BYTECODE", [])
     source = "{% for i in range(n) %}{{ i * 2 }},{% endfor %}{{ name | upper }}"
     first = templating._from_cache(templating.layout_env(), source)
@@ -85,7 +86,7 @@ def test_compiled_templates_are_kept_between_runs_and_print_the_same(tmp_path, m
     assert again.render(n=3, name="x") == first.render(n=3, name="x") == "0,2,4,X"
     other = templating._from_cache(templating.layout_env(), source + "!")
     assert other.render(n=1, name="y") == "0,Y!" and len(list((tmp_path / "templates").iterdir())) == 2
-    monkeypatch.setenv(templating.CACHE_ENV, "")
+    monkeypatch.setenv(CACHE_ENV, "")
     monkeypatch.setattr(templating, "_BYTECODE", [])
     assert templating.bytecode_cache() is None
     assert templating._from_cache(templating.layout_env(), source).render(n=1, name="z") == "0,Z"
