@@ -1,5 +1,6 @@
 """``pnp build``: check each game, render every output, then write them when nothing is wrong:
-card sheets, boards, tokens, rulebook and the export targets the manifest lists."""
+card sheets, boards, tokens, rulebook and the export targets the manifest lists. The command's
+options and help; what it does is :func:`pnp.cli.runs.run_build`."""
 
 from __future__ import annotations
 
@@ -13,34 +14,9 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
                       CutOpt, SleeveSizeOpt, SleeveThicknessOpt, ContactSheetsOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, GameArg,
                       GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, LangOpt, MarginOpt, MaxImagePixelsOpt, OutputOpt, Paper,
-                      PaperOpt, QuietOpt, StampOpt, load_options, sheet_options)
+                      PaperOpt, QuietOpt, StampOpt)
 from .options import InkEdition, Simulation
-from .output import out, output_root, print_build, resolve_games, run_games
-
-
-def describe(name: str, result) -> str:
-    """What one part of a build made, for its line of the report."""
-    if name in ("cards", "cards-only", "cards-changed"):
-        return f"{result.cards} card{'s' if result.cards != 1 else ''} on {result.sheets} sheet(s)" \
-            if result.sheets else ""
-    if name in ("boards", "boards-changed"):
-        return f"{result.sheets} sheet(s) of boards, tokens and dice" if result.sheets else ""
-    if name.startswith("cut-"):
-        return f"{result.cards} pieces on {result.sheets} print-and-cut sheet(s), a cut file each" \
-            if result.sheets else ""
-    if name == "boxes":
-        return f"{result.cards} tuck box(es) on {result.sheets} sheet(s)" if result.sheets else ""
-    if name == "dividers":
-        return f"{result.cards} card dividers on {result.sheets} sheet(s)" if result.sheets else ""
-    if name == "accessibility":
-        return ""
-    if name.startswith("ink-"):
-        return f"{result.sheets} file(s), the {name[4:]} edition" + "".join(f"\n    {n}" for n in result.notes)
-    if name.startswith("simulated-"):
-        return f"{result.sheets} page(s) as seen with {name.split('-', 1)[1]} (a preview, not for print)"
-    if name.startswith("rulebook"):
-        return f"{result.sheets} page(s)" if result.sheets else ""
-    return f"{result.cards} cards"
+from .runs import run_build
 
 
 @app.command()
@@ -81,34 +57,13 @@ def build(
 ) -> None:
     """Check each game and render every card, board, token and rulebook page into print-and-play
     PDFs under OUTPUT/<game>/; nothing is written when pnp check would find an error."""
-    opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets)
-    settings = defaults.build_settings(opts, max_image_pixels, force, strict, jobs, image_dpi, only,
-                                       changed_since, stamp, simulate=simulate.value if simulate else None,
-                                       ink=ink.value if ink else None,
-                                       **defaults.physical(cut_lines, cut, corner_radius, boxes, card_thickness, sleeve_thickness,
-                                                          sleeve_size, box_tolerance))
-    sources = resolve_games(games)
-    root = output_root(output, games)
-    load = load_options(encoding, delimiter)
-
-    def once(settings) -> bool:
-        failed = False
-        for report in run_games(sources, root, settings, load, write=True, quiet=quiet, lang=lang):
-            failed = print_build(report, strict, describe, quiet) or failed
-        return failed
-
-    failed = once(settings)
-    if watch:
-        from ..preview.watch import changes, watched_folders
-
-        folders = watched_folders(sources)
-        out.print(f"watching {len(folders)} folder(s) for changes; Ctrl-C stops", style="dim")
-        out.file.flush()
-        for _ in changes(folders, ignore=[root]):  # parts whose inputs did not change are kept
-            out.print()
-            once(settings)
-            out.print("watching for changes; Ctrl-C stops", style="dim")
-            out.file.flush()
-        return
-    if failed:
-        raise typer.Exit(1)
+    code = run_build(games, output, paper=paper.value, flip=flip.value, gutter_fold=gutter_fold,
+                     back_offset=back_offset, margin=margin, gap=gap, bleed=bleed, cut_lines=cut_lines, cut=cut,
+                     corner_radius=corner_radius, boxes=boxes, card_thickness=card_thickness,
+                     sleeve_thickness=sleeve_thickness, sleeve_size=sleeve_size, box_tolerance=box_tolerance,
+                     contact_sheets=contact_sheets, force=force, max_image_pixels=max_image_pixels,
+                     image_dpi=image_dpi, strict=strict, jobs=jobs, encoding=encoding, delimiter=delimiter,
+                     changed_since=changed_since, only=only, watch=watch, stamp=stamp, lang=lang,
+                     simulate=simulate.value if simulate else None, ink=ink.value if ink else None, quiet=quiet)
+    if code:
+        raise typer.Exit(code)

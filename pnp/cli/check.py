@@ -1,17 +1,15 @@
 """``pnp check``: a dry run of ``pnp build``. Every table against the manifest, the totals the
 rulebook states and the game's own rules, then every output drawn without writing a file, so
 whatever a build would find is found here first, with the same rule id and location; the
-composition with ``--analysis``."""
+composition with ``--analysis``. The command's options and help; what it does is
+:func:`pnp.cli.runs.run_check`."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
 
 from ..render.art import DEFAULT_MAX_PIXELS
 from . import settings as defaults
@@ -19,8 +17,8 @@ from .app import app
 from .options import (BackOffsetOpt, BleedOpt, BoxesOpt, BoxToleranceOpt, CardThicknessOpt, CornerRadiusOpt, CutLinesOpt,
                       CutOpt, SleeveSizeOpt, SleeveThicknessOpt, DelimiterOpt, EncodingOpt, Flip, FlipOpt, Format,
                       GameArg, GapOpt, GutterFoldOpt, ImageDpiOpt, JobsOpt, LangOpt, MarginOpt, MaxImagePixelsOpt, Paper,
-                      PaperOpt, QuietOpt, StampOpt, TargetOpt, load_options, sheet_options)
-from .output import language_runs, out, print_report, resolve_games, run_games, output_root
+                      PaperOpt, QuietOpt, StampOpt, TargetOpt)
+from .runs import run_check
 
 
 @app.command()
@@ -64,55 +62,13 @@ def check(
 
     Exits 1 when a game has errors (or warnings, with --strict), 0 otherwise.
     """
-    from ..core.findings import failing
-    opts = sheet_options(paper.value, flip.value, gutter_fold, back_offset, margin, gap, bleed, contact_sheets=False)
-    settings = defaults.check_settings(opts, max_image_pixels, jobs, target, image_dpi, stamp, changed_since,
-                                       strict=strict, accessibility=accessibility,
-                                       **defaults.physical(cut_lines, cut, corner_radius, boxes, card_thickness, sleeve_thickness,
-                                                          sleeve_size, box_tolerance))
-    load = load_options(encoding, delimiter)
-    sources = resolve_games(games)
-    reports = run_games(sources, output_root(output, games), settings, load, write=False,
-                        quiet=quiet or format is Format.JSON, lang=lang)
-    bad = any(failing(r.findings, strict) for r in reports)
-    analyses: dict = {}
-    written: dict = {}
-    if analysis or plots is not None:
-        from ..validate.analysis import analyze
-        from ..validate.check import check_game_full
-        from ..validate.plots import write_plots
-
-        for (source, _lang), r in zip(language_runs(sources, lang), reports):
-            data = check_game_full(source, load) if r.loaded else None
-            if data is not None and data.game is not None:
-                analyses[r.display] = analyze(data.game, data.book)
-                if plots is not None:
-                    written[r.display] = write_plots(analyses[r.display], plots / data.game.id)
-    if format is Format.JSON:
-        from ..validate.report import report_dict
-
-        payload = []
-        for r in reports:
-            item = report_dict(r)
-            if r.display in analyses:
-                item["analysis"] = analyses[r.display].as_dict()
-            if r.display in written:
-                item["plots"] = [str(p) for p in written[r.display]]
-            payload.append(item)
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    else:
-        for r in reports:
-            print_report(r, strict)
-            if r.display in analyses:
-                from ..validate.report import analysis_renderables
-
-                for part in analysis_renderables(analyses[r.display]):
-                    out.print(part)
-            for path in written.get(r.display, []):
-                out.print(f"  wrote {escape(str(path))}")
-            if len(reports) > 1:
-                out.print()
-        if strict and bad:
-            out.print("--strict: warnings count as errors", style="yellow", highlight=False)
-    if bad:
-        raise typer.Exit(1)
+    code = run_check(games, format=format.value, strict=strict, accessibility=accessibility, analysis=analysis,
+                     plots=plots, target=target, output=output, paper=paper.value, flip=flip.value,
+                     gutter_fold=gutter_fold, back_offset=back_offset, margin=margin, gap=gap, bleed=bleed,
+                     cut_lines=cut_lines, cut=cut, corner_radius=corner_radius, boxes=boxes,
+                     card_thickness=card_thickness, sleeve_thickness=sleeve_thickness, sleeve_size=sleeve_size,
+                     box_tolerance=box_tolerance, jobs=jobs, encoding=encoding, delimiter=delimiter,
+                     max_image_pixels=max_image_pixels, image_dpi=image_dpi, changed_since=changed_since,
+                     stamp=stamp, lang=lang, quiet=quiet)
+    if code:
+        raise typer.Exit(code)

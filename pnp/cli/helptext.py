@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '541f733cf6eee014c8ab61d9232bbef3821d14e84e7f6f3fcab741c2efee7e11'
+SOURCES = 'e8ffefc39ec9e8786eef02225e7e7a6edeb1498325603aa53af28669c2ed7ffd'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -3,12 +3,14 @@ the output is not a terminal, without Rich: ``pnp --help``, ``pnp COMMAND --help
 ``pnp --version`` from the help Typer rendered ahead of time (:mod:`pnp.cli.helptext`,
 written by ``python -m pnp.cli.helpgen``), a ``pnp build`` or ``pnp check`` with nothing
 to do from the games' run snapshots (:mod:`pnp.pipeline.fresh`), and ``pnp list GAME...``.
+A ``build`` or ``check`` that must run, with only the options :func:`parse_run` reads, is run
+here too (:mod:`pnp.cli.runs`, the functions the Typer commands call), without Typer.
 
-Each answer is exactly what the full command line prints (tests/cli/test_startup.py compares
-them): anything else, or anything these cannot answer that way (help rendered from sources
-that have changed since, a terminal narrower than the help, options other than the games,
-``--output``, ``--quiet``, ``--strict`` and ``check --format``, a game that must be run), is
-left to the full command line.
+Each answer is exactly what the full command line prints (tests/cli/test_startup.py and
+tests/cli/test_runs.py compare them): anything else, or anything these cannot answer that way
+(help rendered from sources that have changed since, a terminal narrower than the help, other
+options, a value Typer would refuse), is left to the full command line. The one difference is
+a crash: a run without Typer shows Python's own traceback, not Typer's.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def answer(args: list[str]) -> int | None:
         _write(sys.stdout, f"pnp {__version__}\n")
         return 0
     if args[0] in ("build", "check"):
-        return _fresh(args[0], args[1:])
+        code = _fresh(args[0], args[1:])
+        return code if code is not None else _run(args[0], args[1:])
     if args[0] == "list" and not any(arg.startswith("-") for arg in args[1:]):
         return _list(args[1:])
     return None
@@ -160,6 +163,82 @@ def parse(command: str, args: list[str]) -> dict | None:
     if got["format"] not in ("text", "json"):
         return None
     return got
+
+
+RUN_FLAGS = {
+    "build": {"--force": ("force", True), "--contact-sheets": ("contact_sheets", True),
+              "--no-contact-sheets": ("contact_sheets", False)},
+    "check": {},
+}
+"""The flags a ``build`` or ``check`` run without Typer takes besides those of :func:`parse`
+(option -> setting, value); the last of a pair given twice wins, as click has it."""
+
+
+def parse_run(command: str, args: list[str]) -> dict | None:
+    """The games and options of a ``build`` or ``check`` command line that is run without Typer
+    (:func:`_run`): those of :func:`parse`, the flags of :data:`RUN_FLAGS`, ``--jobs N`` (a
+    whole number of at least 1) and, for build, ``--only DECK[/ID]`` (repeatable), as keyword
+    arguments of :func:`pnp.cli.runs.run_build` or :func:`~pnp.cli.runs.run_check`; None for
+    anything else, and for a value Typer would refuse, which Typer then reports."""
+    flags = RUN_FLAGS[command]
+    plain: list[str] = []
+    got: dict = {}
+    only: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        name, eq, value = arg.partition("=")
+        if arg in flags:
+            key, setting = flags[arg]
+            got[key] = setting
+        elif name in ("--jobs", "--only") and (eq or arg == name):
+            if command == "check" and name == "--only":
+                return None
+            if not eq:
+                value = next(rest, None)
+            if not value or value.startswith("-"):
+                return None
+            if name == "--only":
+                only.append(value)
+            elif "jobs" in got or not (value.isascii() and value.isdigit() and int(value) >= 1):
+                return None
+            else:
+                got["jobs"] = int(value)
+        else:
+            plain.append(arg)
+    common = parse(command, plain)
+    if common is None:
+        return None
+    fmt = common.pop("format")
+    games = common.pop("games")
+    if command == "check":
+        got["format"] = fmt
+    if only:
+        got["only"] = only
+    output = common.pop("output")
+    from pathlib import Path
+
+    return {"games": games or None, "output": Path(output) if output is not None else None, **common, **got}
+
+
+def _run(command: str, args: list[str]) -> int | None:
+    """``pnp build`` or ``pnp check`` of a command line :func:`parse_run` reads, run without
+    Typer, reported as the Typer command reports it; None for any other command line. An
+    interruption is said as click says it (``Aborted!``, status 1)."""
+    got = parse_run(command, args)
+    if got is None:
+        return None
+    from ..core.errors import PnpError
+    from .output import print_error
+    from .runs import run_build, run_check
+
+    try:
+        return (run_build if command == "build" else run_check)(**got)
+    except PnpError as exc:
+        print_error(exc)
+        return 2
+    except (KeyboardInterrupt, EOFError):
+        sys.stderr.write("\nAborted!\n")
+        return 1
 
 
 def _fresh(command: str, args: list[str]) -> int | None:
