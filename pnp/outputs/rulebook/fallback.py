@@ -5,12 +5,10 @@ families, in game.toml order, whose face of the same style has it
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape as xml_escape
-
 from ...design.fonts import FontSet
 from ...render import fonts
 from ...render.fonts import FontBook
-from .markup import LINE_BREAK, inline_markup
+from .markup import LINE_BREAK, inline_markup, xml_escape
 
 
 class RulebookFonts:

@@ -3,12 +3,19 @@ from the game's data is escaped, and a line break inside a cell stays inside its
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
 from ...core.errors import PnpError
 from ...core.units import parse_length
-from xml.sax.saxutils import escape as xml_escape
+
+
+def xml_escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` written as entities, for paragraph markup: what
+    ``xml.sax.saxutils.escape`` gives, without importing urllib and http with it."""
+    return html.escape(text, quote=False)
+
 
 LINE_BREAK = "\u2028"
 """A line break inside one paragraph or table cell. A line break in a CSV cell prints as this

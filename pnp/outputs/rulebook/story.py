@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from typing import Any, Callable
-from xml.sax.saxutils import escape as xml_escape
 
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
@@ -22,7 +21,7 @@ from .images import ImageItem, PlacedImage, image_flow_class
 from .fallback import RulebookFonts
 from .inline import has_pictures_in_text, paragraph_with_pictures
 from .markup import (BACK_COVER_MARKER, LINE_BREAK, RulebookError, inline_markup, marker_text, plain_text, plain_block,
-                     short_text, width_spec)
+                     short_text, width_spec, xml_escape)
 from .pagination import back_cover_mark_class, contents_class, splitting_table_class
 from .styles import RulebookStyle
 
@@ -171,7 +170,7 @@ class MarkdownStory:
                         walk(c)
                     text("</font>")
                 elif re.match(r"^(https?:|mailto:)", href):
-                    text(f'<a href="{xml_escape(href, {chr(34): "&quot;"})}" color="{self.st.accent}"><u>')
+                    text(f'<a href="{xml_escape(href).replace(chr(34), "&quot;")}" color="{self.st.accent}"><u>')
                     for c in n.children:
                         walk(c)
                     text("</u></a>")
