@@ -152,6 +152,8 @@ def parse_value(spec: ColumnSpec, value: Any) -> Any:
     depends on the sheet's format. A formula error, or a formula with no saved result, is a
     Problem with rule ``schema.formula``.
     """
+    if type(value) is str:  # a CSV cell, and most workbook cells
+        return parse_cell(spec, value)
     if isinstance(value, FormulaError):
         if value.code:
             raise Problem(f"the formula in this cell gives the error {value.code}", rule="schema.formula",

@@ -61,6 +61,9 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
         return
     if raw.sheet is not None:
         _sheet_marks(comp, raw, positions, errors)
+    # per column, the value of each text already read: a cell's value depends on its column and
+    # text alone and is never mutable; a text that was refused is read, and refused, again
+    seen: dict[str, dict[str, Any]] = {name: {} for name in declared}
     for record in raw.records:
         values: dict[str, Any] = {}
         bad: set[str] = set()
@@ -69,10 +72,14 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             index = positions[name]
             cell = record.cells[index]
             cells[name] = (record.cell_lines[index], first + index)
-            loc = Location(raw.display, record.cell_lines[index], first + index, name, raw.sheet)
+            known = seen[name]
             try:
-                value = parse_value(spec, cell)
+                if type(cell) is str:
+                    value = known[cell] if cell in known else known.setdefault(cell, parse_value(spec, cell))
+                else:
+                    value = parse_value(spec, cell)
             except Problem as exc:
+                loc = Location(raw.display, record.cell_lines[index], first + index, name, raw.sheet)
                 errors.append(DataError(exc.message, location=loc, hint=exc.hint or None,
                                         rule=exc.rule or "schema.type"))
                 values[name] = None
@@ -83,6 +90,7 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
             if value is None and spec.required:
                 what = {"int": "a whole number", "float": "a number", "bool": "yes or no"}.get(
                     spec.type, "a value")
+                loc = Location(raw.display, record.cell_lines[index], first + index, name, raw.sheet)
                 errors.append(DataError(
                     f"this cell is blank but the column needs {what}", location=loc, rule="schema.required",
                     hint=f"fill it in, or declare {name} with required = false in game.toml"))

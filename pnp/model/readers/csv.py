@@ -24,6 +24,9 @@ SUFFIXES = (".csv", ".tsv", ".txt")
 
 
 def _count_breaks(text: str) -> int:
+    """Line breaks in a cell's text: CRLF, CR and LF count one each."""
+    if "\n" not in text and "\r" not in text:
+        return 0  # most cells: one line
     return text.count("\r\n") + (text.count("\r") - text.count("\r\n")) + (
         text.count("\n") - text.count("\r\n")
     )

@@ -223,3 +223,15 @@ def test_a_default_fills_blank_cells_and_must_be_a_value_of_the_column(tiny):
         load_game(tiny, "g")
     assert str(info.value.location) == "g/game.toml:19 (components.cards.columns.cost.default)"
     assert "the default 'two' is not a value of this column" in info.value.message
+
+
+def test_a_text_repeated_down_a_column_is_read_once_and_refused_at_every_cell(tiny):
+    """Cells of one column with the same text share its value, and a refused text is an error
+    at each of its cells, each with its own line and column."""
+    write(tiny, f"{HEADER}\nfire,Fire,x,red,,3\nleaf,Leaf,x,green,,3\nsun,Sun,2,red,,3\nmoon,Moon,2,blue,,3\n")
+    errors = errors_of(tiny)
+    assert [e.split(":")[1:3] for e in errors if "'x'" in e] == [["2", "3 (cost)"], ["3", "3 (cost)"]]
+    assert any("g/cards.csv:5:4 (colour)" in e and "'blue'" in e for e in errors)
+    write(tiny, f"{HEADER}\nfire,Fire,2,red,,3\nleaf,Leaf,2,green,,3\n")
+    rows = load_game(tiny, "g").components["cards"].rows
+    assert [r["cost"] for r in rows] == [2, 2] and [r.location("cost").line for r in rows] == [2, 3]
