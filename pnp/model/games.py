@@ -16,6 +16,8 @@ LAYOUTS_FILE = "layouts.toml"
 """The file in a game's templates folder that holds its card designs."""
 BOARDS_FILE = "boards.toml"
 """The file in a game's templates folder that holds board, token and die designs."""
+RULEBOOK_FILE = "rulebook.md.j2"
+"""The file name of a game's rulebook template, inside its templates folder."""
 
 
 def data_root() -> Path:

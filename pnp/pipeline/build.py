@@ -20,11 +20,10 @@ from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
 from ..core.parallel import default_workers, map_ordered
 from ..model.game import Game
-from ..model.games import BOARDS_FILE, GameSource
+from ..model.games import BOARDS_FILE, RULEBOOK_FILE, GameSource
 from ..model.load import LoadOptions
 from ..outputs import OUTPUTS
 from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
-from ..outputs.rulebook import TEMPLATE_NAME
 from ..render.preflight import refused_art
 from ..validate.check import check_game_full, data_checks, load_for_check
 from .cache import BuildRecord
@@ -58,8 +57,8 @@ class BuildJob:
 def game_stages(job: OutputJob) -> list[Stage]:
     """The stages of the outputs ``job.settings.outputs`` names (all, when None), in build order."""
     wanted = job.settings.outputs
-    return [stage for name, output in OUTPUTS.items() if wanted is None or name in wanted
-            for stage in output.stages(job)]
+    return [stage for name in OUTPUTS if wanted is None or name in wanted  # (only those asked for are imported)
+            for stage in OUTPUTS[name].stages(job)]
 
 
 def run_game(job: BuildJob) -> GameReport:
@@ -191,7 +190,7 @@ def _design_files(game: Game, source: GameSource) -> list[str]:
     if source.templates_dir is None:
         return []
     return [source.layouts_display, f"{source.templates_display}/{BOARDS_FILE}",
-            f"{source.templates_display}/{TEMPLATE_NAME}"]
+            f"{source.templates_display}/{RULEBOOK_FILE}"]
 
 
 def run_jobs(jobs: list[BuildJob], workers: int | None = None,

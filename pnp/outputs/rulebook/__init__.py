@@ -29,17 +29,17 @@ from ...model.facts import contradictions, game_facts
 from ...model.game import Game
 from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ...render.preflight import printed_fact
-from ...model.games import GameSource
+from ...model.games import RULEBOOK_FILE, GameSource
 from ..base import BuildResult, OutputJob, Stage, dpi_option, draft_option, write_result
 from .booklet import impose_booklet
 from .images import ImageResolver
 from .markdown import RulebookPdf, markdown_pdf
 from .markup import RulebookError, escape_markdown
 from .styles import BOOKLET_STYLE, SINGLE_STYLE
-from .template import TEMPLATE_NAME, _Template, render_template
+from .template import _Template, render_template
 from .views import PageView
 
-__all__ = ["TEMPLATE_NAME", "Rulebook", "RulebookError", "RulebookOutput", "build_rulebook", "escape_markdown",
+__all__ = ["Rulebook", "RulebookError", "RulebookOutput", "build_rulebook", "escape_markdown",
            "markdown_pdf", "render_rulebook", "render_rulebook_files", "render_template"]
 
 
@@ -71,12 +71,12 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     key = paper.lower()
     size = units.paper(key)
     template = _Template(game, source)
-    display = f"{template.display}/{TEMPLATE_NAME}"
+    display = f"{template.display}/{RULEBOOK_FILE}"
     jobs = [(key, size, SINGLE_STYLE, False)]
     if booklet:
         jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
     resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels, draft=draft,
-                             locate=template_locator(source.templates_dir / TEMPLATE_NAME, display))
+                             locate=template_locator(source.templates_dir / RULEBOOK_FILE, display))
     results = []
     try:
         for name, page_size, style, is_booklet in jobs:
@@ -141,8 +141,8 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
     ``image_dpi`` (:func:`render_rulebook`). Raises RulebookError, LayoutError or BuildError.
     """
     result = BuildResult()
-    if not (source.templates_dir / TEMPLATE_NAME).is_file():
-        result.findings.append(Finding("info", "rulebook.none", f"{source.templates_display}/{TEMPLATE_NAME}",
+    if not (source.templates_dir / RULEBOOK_FILE).is_file():
+        result.findings.append(Finding("info", "rulebook.none", f"{source.templates_display}/{RULEBOOK_FILE}",
                                        "no rulebook template; no rulebook built",
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result

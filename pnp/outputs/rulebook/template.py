@@ -21,13 +21,9 @@ from ...design.layouts import game_layouts
 from ...design.templating import bytecode_cache, sandbox
 from ...model.cost import parse_cost, pips
 from ...model.game import Component, Game
-from ...model.games import GameSource
+from ...model.games import RULEBOOK_FILE, GameSource
 from .markup import BACK_COVER_MARKER, TOC_MARKER, Markdown, RulebookError, escape_markdown, finalize, width_spec
 from .views import DEFAULT_PAGE, ComponentSet, PageView, RowView, TableSet, TomlTable, _View, template_context
-
-TEMPLATE_NAME = "rulebook.md.j2"
-"""The file name of a game's rulebook template, inside its templates folder."""
-
 
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
          "fifteen sixteen seventeen eighteen nineteen").split()
@@ -168,7 +164,7 @@ class _Template:
 
     def file_display(self, filename: str | None) -> str:
         if not filename:
-            return f"{self.display}/{TEMPLATE_NAME}"
+            return f"{self.display}/{RULEBOOK_FILE}"
         try:
             rel = Path(filename).resolve().relative_to(self.dir.resolve()).as_posix()
         except ValueError:
@@ -283,17 +279,17 @@ class _Template:
         from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
         from jinja2.exceptions import SecurityError
 
-        path = self.dir / TEMPLATE_NAME
-        main_display = f"{self.display}/{TEMPLATE_NAME}"
+        path = self.dir / RULEBOOK_FILE
+        main_display = f"{self.display}/{RULEBOOK_FILE}"
         if not path.is_file():
             raise RulebookError("no rulebook template", location=Location(main_display),
-                                hint=f"write {TEMPLATE_NAME} beside layouts.toml; see docs/rulebooks.md")
+                                hint=f"write {RULEBOOK_FILE} beside layouts.toml; see docs/rulebooks.md")
         if self._env is None:
             self._env = self.env()
         env = self._env
         ctx = template_context(self.game, page)
         try:
-            template = env.get_template(TEMPLATE_NAME)
+            template = env.get_template(RULEBOOK_FILE)
             text = template.render(ctx)
         except TemplateSyntaxError as exc:
             raise RulebookError(f"the template does not parse: {exc.message}",
@@ -323,7 +319,7 @@ class _Template:
         """The innermost template file and line in the exception's traceback, and the
         template's local variable names there."""
         tb = exc.__traceback__
-        found: tuple[str, int | None, list[str]] = (f"{self.display}/{TEMPLATE_NAME}", None, [])
+        found: tuple[str, int | None, list[str]] = (f"{self.display}/{RULEBOOK_FILE}", None, [])
         root = self.dir.resolve()
         while tb is not None:
             filename = tb.tb_frame.f_code.co_filename
