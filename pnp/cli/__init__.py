@@ -9,6 +9,7 @@ the command, and nothing here imports Typer or Rich until a command needs them: 
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -21,8 +22,17 @@ def typer_app():
     return app
 
 
+GC_THRESHOLD = (50_000, 20, 100)
+"""The collector's thresholds for a run of `pnp` (CPython's are 700, 10, 10). A build allocates
+millions of short-lived objects (drawing state, text runs, findings) beside a large model that
+lives to the end: at the default thresholds, collecting took 7 % of a 1,280-card build (618
+collections, 4 of them full); at these, under 4 % (6 collections, none full), with the same
+peak memory."""
+
+
 def main() -> None:
     """Entry point of the `pnp` console script."""
+    gc.set_threshold(*GC_THRESHOLD)
     from .startup import answer
 
     code = answer(sys.argv[1:])
