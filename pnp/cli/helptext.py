@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'e8ffefc39ec9e8786eef02225e7e7a6edeb1498325603aa53af28669c2ed7ffd'
+SOURCES = 'dfff763117c638edf80f30360d280c958793b89c81cf68b0b8afb3f9b0a3c45a'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
