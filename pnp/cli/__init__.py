@@ -10,6 +10,7 @@ the command, and nothing here imports Typer or Rich until a command needs them: 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 
@@ -35,7 +36,11 @@ def main() -> None:
     gc.set_threshold(*GC_THRESHOLD)
     from .startup import answer
 
-    code = answer(sys.argv[1:])
+    try:
+        code = answer(sys.argv[1:])
+    except BrokenPipeError:  # the reader went away: silent, status 1, as click ends
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     if code is not None:
         if code:
             sys.exit(code)

@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'dfff763117c638edf80f30360d280c958793b89c81cf68b0b8afb3f9b0a3c45a'
+SOURCES = 'd1a1b5ff55c75f3e63acee62b715cb75ac23519a9ca6eb79c47b19032471904b'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -177,7 +177,7 @@ RUN_FLAGS = {
 def parse_run(command: str, args: list[str]) -> dict | None:
     """The games and options of a ``build`` or ``check`` command line that is run without Typer
     (:func:`_run`): those of :func:`parse`, the flags of :data:`RUN_FLAGS`, ``--jobs N`` (a
-    whole number of at least 1) and, for build, ``--only DECK[/ID]`` (repeatable), as keyword
+    whole number from 1 to 9999) and, for build, ``--only DECK[/ID]`` (repeatable), as keyword
     arguments of :func:`pnp.cli.runs.run_build` or :func:`~pnp.cli.runs.run_check`; None for
     anything else, and for a value Typer would refuse, which Typer then reports."""
     flags = RUN_FLAGS[command]
@@ -190,6 +190,11 @@ def parse_run(command: str, args: list[str]) -> dict | None:
         if arg in flags:
             key, setting = flags[arg]
             got[key] = setting
+        elif arg in ("-o", "--output", "--format"):  # click takes the next word as the value, whatever it is
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+            plain += [arg, value]
         elif name in ("--jobs", "--only") and (eq or arg == name):
             if command == "check" and name == "--only":
                 return None
@@ -199,7 +204,7 @@ def parse_run(command: str, args: list[str]) -> dict | None:
                 return None
             if name == "--only":
                 only.append(value)
-            elif "jobs" in got or not (value.isascii() and value.isdigit() and int(value) >= 1):
+            elif "jobs" in got or not (value.isascii() and value.isdigit() and len(value) <= 4 and int(value) >= 1):
                 return None
             else:
                 got["jobs"] = int(value)
@@ -215,6 +220,8 @@ def parse_run(command: str, args: list[str]) -> dict | None:
     if only:
         got["only"] = only
     output = common.pop("output")
+    if output is not None and os.path.exists(output) and not os.access(output, os.R_OK):
+        return None  # Typer refuses a folder it cannot read
     from pathlib import Path
 
     return {"games": games or None, "output": Path(output) if output is not None else None, **common, **got}

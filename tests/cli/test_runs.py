@@ -15,6 +15,9 @@ from pnp.cli import runs, startup, typer_app
 from tests.cli.test_startup import QUICK, TYPER, imported, run
 
 COMMANDS = {"build": runs.run_build, "check": runs.run_check}
+APP = typer_app()
+"""Every command registered in the application's own order, before a test imports one command's
+module (importing it first would register that command first, and reorder the help)."""
 
 
 def typer_values(monkeypatch, command: str, args: list[str]) -> dict:
@@ -28,7 +31,7 @@ def typer_values(monkeypatch, command: str, args: list[str]) -> dict:
         return 0
 
     monkeypatch.setattr(module, f"run_{command}", capture)
-    result = CliRunner().invoke(typer_app(), [command, *args])
+    result = CliRunner().invoke(APP, [command, *args])
     assert result.exit_code == 0, result.output
     return seen
 
@@ -70,6 +73,9 @@ def test_a_command_line_read_without_typer_gives_typer_s_values(monkeypatch, com
     ("build", ["--only", "--force"]), ("build", ["--paper", "a4"]), ("build", ["-o", "--force"]),
     ("check", ["--only", "cards"]), ("check", ["--force"]), ("check", ["--format", "JSON"]),
     ("build", ["--", "g"]), ("build", ["--watch"]), ("check", ["--analysis"]),
+    ("build", ["g", "-o", "--jobs", "2", "out"]), ("build", ["-o", "--only", "cards", "g"]),
+    ("build", ["g", "-o", "--force", "out"]), ("check", ["--format", "--jobs", "2", "json", "g"]),
+    ("build", ["--jobs", "9" * 4301]), ("build", ["--jobs", "10000"]),
 ])
 def test_anything_else_goes_to_typer(command, args):
     assert startup.parse_run(command, args) is None
@@ -117,3 +123,27 @@ def test_inside_a_game_folder_the_run_finds_the_game_as_typer_does(tiny, tmp_pat
     full = run(TYPER, "build", "--force", "-q", cwd=twin)
     assert quick.returncode == full.returncode == 0 and quick.stdout == full.stdout
     assert outputs(tiny / "output") == outputs(twin / "output") != {}
+
+
+def test_an_option_as_the_value_of_output_is_refused_as_typer_refuses_it(tiny, tmp_path):
+    argv = ["build", str(tiny), "-o", "--force", "out"]  # click reads '--force' as the folder
+    quick, full = run(QUICK, *argv, cwd=tmp_path), run(TYPER, *argv, cwd=tmp_path)
+    assert (quick.returncode, quick.stdout, quick.stderr) == (full.returncode, full.stdout, full.stderr)
+    assert quick.returncode == 2 and "no game 'out'" in quick.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "--force").exists()
+
+
+def test_a_reader_that_went_away_ends_the_run_silently_as_under_typer(tiny, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    ends = []
+    for code in (QUICK, TYPER):
+        read, write = os.pipe()
+        os.close(read)
+        proc = subprocess.run([sys.executable, "-c", code, "check", str(tiny), "--format", "json"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=300, cwd=tmp_path)
+        os.close(write)
+        ends.append((proc.returncode, proc.stderr))
+    assert ends[0] == ends[1] == (1, "")
