@@ -16,83 +16,40 @@ import the others.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping
+from importlib import import_module
+from typing import Iterator, Mapping
 
 from .base import BuildResult, BuildSettings, Output, OutputJob, SheetOptions, Stage
 
 __all__ = ["OUTPUTS", "BuildResult", "BuildSettings", "Output", "OutputJob", "Registry", "SheetOptions", "Stage"]
 
 
-def _cards() -> Output:
-    from .cards import CardsOutput
-
-    return CardsOutput()
-
-
-def _boards() -> Output:
-    from .boards import BoardsOutput
-
-    return BoardsOutput()
-
-
-def _accessibility() -> Output:
-    from .access import AccessibilityOutput
-
-    return AccessibilityOutput()
-
-
-def _rulebook() -> Output:
-    from .rulebook import RulebookOutput
-
-    return RulebookOutput()
-
-
-def _export() -> Output:
-    from .export import ExportOutput
-
-    return ExportOutput()
-
-
-def _editions() -> Output:
-    from .editions import EditionsOutput
-
-    return EditionsOutput()
-
-
-def _cut() -> Output:
-    from .cut import CutOutput
-
-    return CutOutput()
-
-
-def _boxes() -> Output:
-    from .boxes import BoxesOutput
-
-    return BoxesOutput()
-
-
 class Registry(Mapping[str, Output]):
-    """Outputs by name, in build order; each made (its module imported) when first asked for.
-    Iterating gives the names without importing anything."""
+    """Outputs by name, in build order, each given as (module of this package, class); an output
+    is made (its module imported) when first asked for. Iterating gives the names without
+    importing anything."""
 
-    def __init__(self, makers: dict[str, Callable[[], Output]]):
-        self._makers = makers
+    def __init__(self, classes: dict[str, tuple[str, str]]):
+        self._classes = classes
         self._made: dict[str, Output] = {}
 
     def __getitem__(self, name: str) -> Output:
         output = self._made.get(name)
         if output is None:
-            output = self._made[name] = self._makers[name]()
+            module, cls = self._classes[name]
+            output = self._made[name] = getattr(import_module(module, __name__), cls)()
             assert output.name == name, (output.name, name)
         return output
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._makers)
+        return iter(self._classes)
 
     def __len__(self) -> int:
-        return len(self._makers)
+        return len(self._classes)
 
 
-OUTPUTS = Registry({"cards": _cards, "boards": _boards, "accessibility": _accessibility, "rulebook": _rulebook,
-                    "export": _export, "editions": _editions, "cut": _cut, "boxes": _boxes})
+OUTPUTS = Registry({"cards": (".cards", "CardsOutput"), "boards": (".boards", "BoardsOutput"),
+                    "accessibility": (".access", "AccessibilityOutput"), "rulebook": (".rulebook", "RulebookOutput"),
+                    "export": (".export", "ExportOutput"), "editions": (".editions", "EditionsOutput"),
+                    "cut": (".cut", "CutOutput"), "boxes": (".boxes", "BoxesOutput")})
 """Every output a build makes, in build order (see the module docstring)."""
