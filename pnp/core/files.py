@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import BuildError
+from .listing import BUILD_RECORD, PIECES_RECORD, RELEASES, game_file_parts  # noqa: F401  (named here too)
 
 
 def file_digest(path: Path) -> str:
@@ -40,29 +41,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-BUILD_RECORD = ".pnp-build.json"
-"""The file every game's output folder holds (:mod:`pnp.pipeline.cache`)."""
-
-PIECES_RECORD = ".pnp-pieces.json"
-"""The snapshot of the last full build, beside the build record (:mod:`pnp.pipeline.versions`):
-its pieces and, under ``build``, the parts that build made, each with its record key."""
-
-
-RELEASES = "releases"
-"""The folder of a game folder that holds its release snapshots (``pnp release``): records of
-earlier builds, not inputs of the next."""
-
-
 def game_files(folder: Path) -> list[Path]:
     """Every file of a game or template folder, in a stable order, leaving out hidden files,
     the release snapshots (``releases/``) and the outputs a build wrote into the folder
     (``output/`` inside a game folder: any folder holding a build record, and the folder
-    holding that)."""
-    if not folder.is_dir():
-        return []
-    outputs = {record.parent for record in folder.rglob(BUILD_RECORD)}
-    outputs |= {o.parent for o in outputs if o.parent != folder}
-    releases = folder / RELEASES
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not any(
-        part.startswith(".") for part in p.relative_to(folder).parts) and not any(
-        parent in outputs or parent == releases for parent in p.parents))
+    holding that); see :func:`pnp.core.listing.game_file_parts`."""
+    return [folder.joinpath(*parts) for parts in game_file_parts(str(folder))]
