@@ -131,14 +131,16 @@ def digest(path: Path) -> str:
 
 
 def hashes_of(work: Path) -> dict[str, str]:
-    """Every file under ``work`` (relative POSIX path -> SHA-256), the game copies and the
-    snapshots of whole runs (this machine's paths and file times, not outputs) excepted."""
+    """Every file under ``work`` (relative POSIX path -> SHA-256), the game copies, the
+    snapshots of whole runs and the answers written down from them (this machine's paths and
+    file times, not outputs) excepted."""
+    from pnp.cli.quick import QUICK_FILE
     from pnp.pipeline.fresh import RUN_FILE
 
     out = {}
     for path in sorted(work.rglob("*")):
         rel = path.relative_to(work)
-        if path.is_file() and path.name != RUN_FILE and not (rel.parts[0] in BAD_CASE_NAMES and len(rel.parts) > 1):
+        if path.is_file() and path.name not in (RUN_FILE, QUICK_FILE) and not (rel.parts[0] in BAD_CASE_NAMES and len(rel.parts) > 1):
             out[rel.as_posix()] = digest(path)
     return out
 

@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'd1a1b5ff55c75f3e63acee62b715cb75ac23519a9ca6eb79c47b19032471904b'
+SOURCES = 'f6c0926286343562d6d77dec67d5db7fa21b92d8a138a13837df969a1b232cec'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

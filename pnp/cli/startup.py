@@ -2,7 +2,8 @@
 the output is not a terminal, without Rich: ``pnp --help``, ``pnp COMMAND --help`` and
 ``pnp --version`` from the help Typer rendered ahead of time (:mod:`pnp.cli.helptext`,
 written by ``python -m pnp.cli.helpgen``), a ``pnp build`` or ``pnp check`` with nothing
-to do from the games' run snapshots (:mod:`pnp.pipeline.fresh`), and ``pnp list GAME...``.
+to do from the answer written down last time (:mod:`pnp.cli.quick`) or else from the games'
+run snapshots (:mod:`pnp.pipeline.fresh`), and ``pnp list GAME...``.
 A ``build`` or ``check`` that must run, with only the options :func:`parse_run` reads, is run
 here too (:mod:`pnp.cli.runs`, the functions the Typer commands call), without Typer.
 
@@ -43,7 +44,9 @@ def answer(args: list[str]) -> int | None:
         _write(sys.stdout, f"pnp {__version__}\n")
         return 0
     if args[0] in ("build", "check"):
-        code = _fresh(args[0], args[1:])
+        code = _quick(args[0], args[1:])
+        if code is None:
+            code = _fresh(args[0], args[1:])
         return code if code is not None else _run(args[0], args[1:])
     if args[0] == "list" and not any(arg.startswith("-") for arg in args[1:]):
         return _list(args[1:])
@@ -239,36 +242,57 @@ def _run(command: str, args: list[str]) -> int | None:
     from .runs import run_build, run_check
 
     try:
-        return (run_build if command == "build" else run_check)(**got)
+        code = (run_build if command == "build" else run_check)(**got)
     except PnpError as exc:
         print_error(exc)
         return 2
     except (KeyboardInterrupt, EOFError):
         sys.stderr.write("\nAborted!\n")
         return 1
+    if command == "build" and code == 0 and set(got) <= PLAIN_BUILD and got.get("contact_sheets", True):
+        plain = list(got["games"] or []) + (["-o", str(got["output"])] if got["output"] is not None else [])
+        _fresh("build", plain, show=False)  # what a plain build prints next time, written down
+    return code
 
 
-def _fresh(command: str, args: list[str]) -> int | None:
+PLAIN_BUILD = {"games", "output", "quiet", "strict", "force", "jobs", "contact_sheets"}
+"""The settings of a build run by :func:`_run` whose outputs a plain ``pnp build`` (the same
+games and ``-o``) keeps: ``--force`` and ``--jobs`` change how a build is made, not what."""
+
+
+def _quick(command: str, args: list[str]) -> int | None:
+    """``pnp build`` or ``pnp check`` of games with nothing to do, answered by :mod:`pnp.cli.quick`
+    (a plain command line, not ``--strict``, text to a plain output); None otherwise."""
+    got = parse(command, args)
+    if got is None or got["strict"] or got["format"] != "text" or not plain_output(sys.stdout):
+        return None
+    from .quick import answer as quick_answer
+
+    answered = quick_answer(command, got["games"], got["output"], got["quiet"])
+    if answered is None:
+        return None
+    text, code = answered
+    fall_back_to_ascii(sys.stderr)
+    _write(sys.stdout, text)
+    return code
+
+
+def _fresh(command: str, args: list[str], *, show: bool = True) -> int | None:
     """``pnp build`` or ``pnp check`` of games whose runs have nothing to do: the reports from
-    their snapshots, printed as the commands print them."""
+    their snapshots, printed as the commands print them (not when ``show`` is False), and, for
+    a build, written down for :mod:`pnp.cli.quick` to answer next time."""
     got = parse(command, args)
     if got is None:
         return None
     from pathlib import Path
 
     from ..core.errors import PnpError
-    from ..pipeline.fresh import fresh_report
-    from ..render.art import DEFAULT_MAX_PIXELS
+    from ..pipeline.fresh import fresh_run
     from . import settings as cli
 
     write = command == "build"
     games = got["games"] or None
-    if write:
-        settings = cli.build_settings(cli.default_sheet_options(contact_sheets=True), DEFAULT_MAX_PIXELS,
-                                      False, got["strict"], None, None)
-    else:
-        settings = cli.check_settings(cli.default_sheet_options(contact_sheets=False), DEFAULT_MAX_PIXELS,
-                                      None, None, None, strict=got["strict"])
+    settings = _plain_settings(command, got["strict"])
     load = cli.load_options(cli.ENCODING, None)
     try:
         sources = cli.resolve_games(games)
@@ -277,17 +301,77 @@ def _fresh(command: str, args: list[str]) -> int | None:
             return None
     except PnpError:
         return None  # the full command line reports it
-    reports = []
+    runs = []
     for source in sources:
-        report = fresh_report(source, root, settings, load, write=write)
+        fresh = fresh_run(source, root, settings, load, write=write)
+        report = None if fresh is None else fresh[0]
         if report is None or not report.loaded or report.ran or report.refused or report.failed:
             return None
-        reports.append(report)
-    for stream in (sys.stdout, sys.stderr):
-        fall_back_to_ascii(stream)
-    if write:
-        return _print_builds(reports, got["strict"], got["quiet"])
-    return _print_checks(reports, got["strict"], got["format"])
+        runs.append((source, *fresh))
+    reports = [report for _source, report, _run, _out in runs]
+    code = 0
+    if show:
+        for stream in (sys.stdout, sys.stderr):
+            fall_back_to_ascii(stream)
+        code = _print_builds(reports, got["strict"], got["quiet"]) if write else \
+            _print_checks(reports, got["strict"], got["format"])
+    if write and not got["strict"]:
+        _write_down(runs, load)
+    return code
+
+
+def _plain_settings(command: str, strict: bool):
+    """The settings of a plain ``pnp build`` or ``pnp check`` (no option but ``--strict``)."""
+    from ..render.art import DEFAULT_MAX_PIXELS
+    from . import settings as cli
+
+    if command == "build":
+        return cli.build_settings(cli.default_sheet_options(contact_sheets=True), DEFAULT_MAX_PIXELS,
+                                  False, strict, None, None)
+    return cli.check_settings(cli.default_sheet_options(contact_sheets=False), DEFAULT_MAX_PIXELS,
+                              None, None, None, strict=strict)
+
+
+def _write_down(runs, load) -> None:
+    """Write down, for :mod:`pnp.cli.quick`, the answers of plain builds and checks of the games
+    of ``runs`` ((source, report, snapshot run, output folder), answered from their build
+    snapshots): what each prints, without --strict."""
+    from ..core.findings import failing
+    from ..pipeline.fresh import settings_key
+    from .quick import record
+
+    check_settings = _plain_settings("check", False)
+    for source, report, run, out_dir in runs:
+        check = run.get("check_key") == settings_key(source, check_settings, load, for_check=True)
+        texts = {"build": _build_text(report, False), "build-quiet": _build_text(report, True),
+                 "check": _check_text(report, False) if check else None}
+        record(out_dir, source, run, texts, failing(report.findings, False))
+
+
+def _build_text(report, quiet: bool, strict: bool = False) -> str | None:
+    """What ``pnp build`` prints to a plain output of a game with nothing to do; None when Rich
+    would print it otherwise (a character it expands, strips or reads as markup)."""
+    from ..validate.report import report_spans
+
+    lines = _plain_lines(report_spans(report, strict, infos=False))
+    if lines is None:
+        return None
+    chunks = [lines[0]]
+    for name, files in ({} if quiet else report.kept).items():
+        if files:
+            if not _safe(name, markup=True):
+                return None
+            chunks.append(f"  {name}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)\n")
+    return "".join(chunks + lines[1:])
+
+
+def _check_text(report, strict: bool) -> str | None:
+    """What ``pnp check`` prints to a plain output of one game (before the blank line that
+    follows each of several); None as :func:`_build_text`."""
+    from ..validate.report import report_spans
+
+    lines = _plain_lines(report_spans(report, strict))
+    return None if lines is None else "".join(lines)
 
 
 def _list(games: list[str]) -> int:
@@ -335,27 +419,9 @@ def _plain_lines(spans) -> list[str] | None:
 
 def _print_builds(reports, strict: bool, quiet: bool) -> int:
     """What ``pnp build`` prints of builds with nothing to do (:func:`pnp.cli.output.print_build`)."""
-    from ..validate.report import report_spans
-
-    chunks: list[str] | None = [] if plain_output(sys.stdout) else None
-    for report in reports:
-        if chunks is None:
-            break
-        lines = _plain_lines(report_spans(report, strict, infos=False))
-        if lines is None:
-            chunks = None
-            break
-        chunks.append(lines[0])
-        for name, files in ({} if quiet else report.kept).items():
-            if files:
-                if not _safe(name, markup=True):
-                    chunks = None
-                    break
-                chunks.append(f"  {name}: inputs unchanged, kept {len(files)} file(s) (--force rebuilds)\n")
-        if chunks is not None:
-            chunks += lines[1:]
-    if chunks is not None:
-        _write(sys.stdout, "".join(chunks))
+    texts = [_build_text(report, quiet, strict) for report in reports] if plain_output(sys.stdout) else [None]
+    if None not in texts:
+        _write(sys.stdout, "".join(texts))
         return 0
     from .output import print_build
 
@@ -376,17 +442,13 @@ def _print_checks(reports, strict: bool, format: str) -> int:
 
         _write(sys.stdout, json.dumps([report_dict(r) for r in reports], indent=2, ensure_ascii=False) + "\n")
         return 1 if bad else 0
-    from ..validate.report import report_spans
-
     chunks: list[str] | None = [] if plain_output(sys.stdout) else None
     for report in reports:
-        lines = _plain_lines(report_spans(report, strict)) if chunks is not None else None
-        if lines is None:
+        text = _check_text(report, strict) if chunks is not None else None
+        if text is None:
             chunks = None
             break
-        chunks += lines
-        if len(reports) > 1:
-            chunks.append("\n")
+        chunks.append(text + ("\n" if len(reports) > 1 else ""))
     if chunks is not None:
         if strict and bad:
             chunks.append("--strict: warnings count as errors\n")

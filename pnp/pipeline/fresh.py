@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..core.files import BUILD_RECORD, PIECES_RECORD, file_digest, game_files, write_atomic
+from ..core.files import BUILD_RECORD, PIECES_RECORD, file_digest, write_atomic
+from ..core.listing import run_listing
 from ..core.errors import PnpError
 from ..core.findings import Finding
 from ..model.games import game_id
@@ -64,11 +65,8 @@ def settings_key(source, settings, load, *, for_check: bool = False) -> str:
 
 def _listing(source) -> list[str]:
     """Every file of the game folder and its templates folder (outputs and hidden files left
-    out), as absolute paths: a file added or removed changes it."""
-    files = game_files(Path(source.path))
-    if source.templates_dir is not None:
-        files += game_files(Path(source.templates_dir))
-    return sorted(str(p.resolve()) for p in files)
+    out), as absolute paths: a file added or removed changes it (:func:`~pnp.core.listing.run_listing`)."""
+    return run_listing(str(source.path), None if source.templates_dir is None else str(source.templates_dir))
 
 
 def _stat_digests(names: Iterable[str]) -> dict[str, list | None]:
@@ -144,6 +142,14 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
     build record (every part kept, its findings as recorded); None when the run must be made
     (see the module docstring). For a build (``write``) also None when the verdict would not
     write: an error, or with ``settings.strict`` a warning, among the recorded findings."""
+    fresh = fresh_run(source, output, settings, load, write=write)
+    return None if fresh is None else fresh[0]
+
+
+def fresh_run(source, output: Path, settings, load, *, write: bool) -> tuple[GameReport, dict, Path] | None:
+    """:func:`fresh_report`, with the snapshot's run it was read from (its ``listing``,
+    ``inputs``, ``outputs`` relative to the output folder, ``recorded_ns``, ``key`` and
+    ``check_key``) and the game's output folder; None as there."""
     gid = game_id(Path(source.path))
     if gid is None:
         return None
@@ -175,7 +181,7 @@ def fresh_report(source, output: Path, settings, load, *, write: bool) -> GameRe
         return None
     if write and isinstance(entry.get("build"), dict):
         _mark_last_build(out_dir, entry["build"])
-    return report
+    return report, entry, out_dir
 
 
 def _mark_last_build(out_dir: Path, parts: dict) -> None:

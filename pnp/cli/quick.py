@@ -1,0 +1,239 @@
+"""The quickest answer of ``pnp build`` and ``pnp check`` when nothing has changed: read with
+:mod:`os` and :mod:`marshal` alone, before anything else of pnp is imported.
+
+A build or check with nothing to do is answered from the games' run snapshots
+(:mod:`pnp.pipeline.fresh`), but reading those takes most of pnp's model and settings (and
+JSON's regular expressions) into the process: four times the time of ``pnp --help``. So each
+time a plain command line (games, ``-o``, ``-q``; see :func:`pnp.cli.startup.parse`) is
+answered from a snapshot, or a plain build has just been made, the answer is also written
+down, beside the snapshot, as :data:`QUICK_FILE`: the snapshot's run (the files it read,
+with their size and modification time, the files it wrote), how the command line found the
+game (its folder, its name in messages, its templates folder), the text each command
+prints, and what it was made with (pnp's version and the size and time of each of its
+modules, the Python version). :func:`answer` prints that text again when all of it still
+holds. Anything else, and any file whose time is too close to the recording to be trusted
+without hashing, is left to the snapshot reader, which decides as before.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from .. import __version__
+from ..core.listing import PIECES_RECORD, run_listing
+
+QUICK_FILE = ".pnp-quick"
+"""The written-down answer, in a game's output folder (a cache, like the run snapshot)."""
+
+FORMAT = 1
+"""The layout of :data:`QUICK_FILE`'s record; another layout is not read."""
+
+HEADER = b"pnp quick answer\n"
+"""The first bytes of :data:`QUICK_FILE`; the record (:mod:`marshal`) follows."""
+
+PACKAGE = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The pnp package folder, links resolved (as :mod:`pnp.model.games` finds the bundled games)."""
+
+
+def package_stamp() -> list:
+    """``[path, size, mtime_ns]`` of each module of the pnp package (paths below it, ``/``
+    separated, sorted): an answer written by other code, or other defaults, is not given."""
+    stamp = []
+    for dirpath, dirnames, filenames in os.walk(PACKAGE):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "_bundled"))
+        rel = os.path.relpath(dirpath, PACKAGE).replace(os.sep, "/")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(dirpath, name))
+                stamp.append([name if rel == "." else f"{rel}/{name}", st.st_size, st.st_mtime_ns])
+    return stamp
+
+
+def _bundled(name: str) -> str:
+    """The bundled ``card_data`` or ``templates`` folder (:func:`pnp.model.games.data_root`)."""
+    inside = os.path.join(PACKAGE, "_bundled", name)
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(PACKAGE), name)
+
+
+def _bundled_ids() -> list[str]:
+    root = _bundled("card_data")
+    if not os.path.isdir(root):
+        return []
+    return sorted(n for n in os.listdir(root) if os.path.isfile(os.path.join(root, n, "game.toml")))
+
+
+def _local_game() -> tuple[str, str] | None:
+    """(folder, display) of the game folder the command runs in (:func:`pnp.model.games.local_game`)."""
+    here = os.getcwd()
+    folder = os.path.realpath(here)
+    candidates = [here]
+    while os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+        candidates.append(folder)
+    for folder in candidates:
+        if os.path.isfile(os.path.join(folder, "game.toml")):
+            return folder, os.path.relpath(folder, here)
+    return None
+
+
+def resolve(games: list[str], output: str | None) -> tuple[list[tuple[str, str]], str] | None:
+    """The (folder, display) of each game a command line names, and the output root, found as
+    :func:`pnp.cli.settings.resolve_games` and :func:`~pnp.cli.settings.output_root` find them;
+    None where those would raise (a game not found), for them to report."""
+    if not games:
+        here = _local_game()
+        if here is not None:
+            return [here], output if output is not None else os.path.join(here[1], "output")
+    names = games or _bundled_ids()
+    if not names:
+        return None
+    found = []
+    for game in names:
+        if os.path.isfile(os.path.join(game, "game.toml")):
+            found.append((game, game.rstrip("/")))
+        elif game in _bundled_ids():
+            found.append((os.path.join(_bundled("card_data"), game), f"card_data/{game}"))
+        else:
+            return None
+    return found, output if output is not None else "output"
+
+
+def templates_dir(folder: str, gid: str) -> str:
+    """A game folder's templates folder (:func:`pnp.model.games.templates_for`)."""
+    own = os.path.join(folder, "templates")
+    bundled = os.path.join(_bundled("templates"), gid)
+    data_root = os.path.realpath(_bundled("card_data"))
+    if os.path.dirname(os.path.realpath(folder)) == data_root or (not os.path.isdir(own) and os.path.isdir(bundled)):
+        return bundled
+    return own
+
+
+def _stat(path: str) -> list | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _read(path: str) -> dict | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if not data.startswith(HEADER):
+            return None
+        record = marshal.loads(data[len(HEADER):])
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return record if isinstance(record, dict) and record.get("format") == FORMAT else None
+
+
+def _holds(record: dict, folder: str, display: str, out_dir: str, stamp: list) -> bool:
+    """Whether ``record`` answers a run of the game in ``folder`` (named ``display``) into
+    ``out_dir``: same pnp, Python and modules; same game and templates folders; every file
+    read as recorded (an input modified too near the recording is not trusted); every file
+    written, and the pieces snapshot, as recorded."""
+    try:
+        if (record["pnp"] != __version__ or record["python"] != sys.hexversion or record["display"] != display
+                or record["folder"] != os.path.realpath(folder) or record["package"] != stamp):
+            return False
+        templates = templates_dir(folder, record["id"])
+        if record["templates"] != os.path.realpath(templates):
+            return False
+        if record["listing"] != run_listing(folder, templates):
+            return False
+        settled = record["settled_ns"]
+        for name, was in record["inputs"].items():
+            now = _stat(name)
+            if was is None or now is None:
+                if was is not now:
+                    return False
+            elif now != was[:2] or now[1] >= settled:  # (was: [size, mtime_ns, sha256])
+                return False
+        for rel, was in record["outputs"].items():
+            if _stat(os.path.join(out_dir, *rel.split("/"))) != was:
+                return False
+        return _stat(os.path.join(out_dir, PIECES_RECORD)) == record["pieces"]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def answer(command: str, games: list[str], output: str | None, quiet: bool) -> tuple[str, int] | None:
+    """What ``pnp build`` or ``pnp check`` of ``games`` (``output``: ``-o``; ``quiet``: ``-q``)
+    prints to a plain output, and its exit status, when every game's written-down answer
+    holds (see the module docstring); None for the full command line to answer."""
+    found = resolve(games, output)
+    if found is None:
+        return None
+    sources, root = found
+    stamp = package_stamp()
+    texts = []
+    bad = False
+    used = set()
+    key = "check" if command == "check" else "build-quiet" if quiet else "build"
+    for folder, display in sources:
+        record = None
+        real = os.path.realpath(folder)
+        try:
+            names = sorted(e.name for e in os.scandir(root) if e.is_dir())
+        except OSError:
+            return None
+        for name in names:
+            candidate = _read(os.path.join(root, name, QUICK_FILE))
+            if candidate is not None and candidate.get("folder") == real and candidate.get("id") == name:
+                record = candidate
+                break
+        if record is None or record["id"] in used:
+            return None  # (the same game twice: the full command line says what it does)
+        used.add(record["id"])
+        text = record.get("text", {}).get(key)
+        if not isinstance(text, str) or not _holds(record, folder, display, os.path.join(root, record["id"]), stamp):
+            return None
+        texts.append(text)
+        bad = bad or (command == "check" and bool(record.get("check_bad")))
+    if command == "check" and len(texts) > 1:
+        texts = [t + "\n" for t in texts]
+    return "".join(texts), 1 if bad else 0
+
+
+def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: bool) -> None:
+    """Write the answer of a plain command line for ``source`` into ``out_dir``: ``run`` is the
+    snapshot's run that answered it (:func:`pnp.pipeline.fresh.fresh_run`); ``texts`` what
+    ``build``, ``build -q`` and ``check`` print (keys ``build``, ``build-quiet``, ``check``; None:
+    not answered here); ``check_bad`` whether check fails. Left unwritten where it cannot be."""
+    from ..core.errors import PnpError
+    from ..core.files import write_atomic
+    from ..model.games import game_id
+    from ..pipeline.fresh import SETTLE_NS
+
+    gid = game_id(source.path)
+    folder = str(source.path)
+    if gid is None or source.templates_dir is None or os.path.basename(os.path.normpath(str(out_dir))) != gid:
+        return
+    data = {
+        "format": FORMAT, "pnp": __version__, "python": sys.hexversion, "package": package_stamp(),
+        "id": gid, "folder": os.path.realpath(folder), "display": source.display,
+        "templates": os.path.realpath(str(source.templates_dir)),
+        "listing": run["listing"], "inputs": run["inputs"], "outputs": run["outputs"],
+        "settled_ns": run["recorded_ns"] - SETTLE_NS,
+        "pieces": _stat(os.path.join(str(out_dir), PIECES_RECORD)),
+        "text": texts, "check_bad": check_bad,
+    }
+    try:
+        blob = HEADER + marshal.dumps(data)
+    except ValueError:
+        return
+    from pathlib import Path
+
+    path = Path(out_dir) / QUICK_FILE
+    try:
+        if path.read_bytes() == blob:
+            return
+    except OSError:
+        pass
+    try:
+        write_atomic(path, blob)
+    except (OSError, PnpError):
+        pass
