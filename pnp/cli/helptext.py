@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'f6c0926286343562d6d77dec67d5db7fa21b92d8a138a13837df969a1b232cec'
+SOURCES = 'dc0177779c0e0fc832718aa55d9a4b0e7b0f2bf5f17a97700cc541fe423ca87c'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -7,12 +7,13 @@ JSON's regular expressions) into the process: four times the time of ``pnp --hel
 time a plain command line (games, ``-o``, ``-q``; see :func:`pnp.cli.startup.parse`) is
 answered from a snapshot, or a plain build has just been made, the answer is also written
 down, beside the snapshot, as :data:`QUICK_FILE`: the snapshot's run (the files it read,
-with their size and modification time, the files it wrote), how the command line found the
-game (its folder, its name in messages, its templates folder), the text each command
-prints, and what it was made with (pnp's version and the size and time of each of its
-modules, the Python version). :func:`answer` prints that text again when all of it still
-holds. Anything else, and any file whose time is too close to the recording to be trusted
-without hashing, is left to the snapshot reader, which decides as before.
+with their size and modification time, the files it wrote and the build record), how the
+command line found the game (its folder, its name in messages, its templates folder), the
+text each command prints, and what it was made with (pnp's version and the size and time of
+each of its modules, the Python version), under a CRC-32. :func:`answer` prints that text
+again when all of it still holds. Anything else, and any file whose time is too close to the
+recording to be trusted without hashing, is left to the snapshot reader, which decides as
+before.
 """
 
 from __future__ import annotations
@@ -20,18 +21,23 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import zlib
 
 from .. import __version__
-from ..core.listing import PIECES_RECORD, run_listing
+from ..core.listing import BUILD_RECORD, PIECES_RECORD, run_listing
 
 QUICK_FILE = ".pnp-quick"
 """The written-down answer, in a game's output folder (a cache, like the run snapshot)."""
 
-FORMAT = 1
+FORMAT = 2
 """The layout of :data:`QUICK_FILE`'s record; another layout is not read."""
 
 HEADER = b"pnp quick answer\n"
-"""The first bytes of :data:`QUICK_FILE`; the record (:mod:`marshal`) follows."""
+"""The first bytes of :data:`QUICK_FILE`; the CRC-32 of the record (8 hexadecimal digits and
+a line end) and the record (:mod:`marshal`) follow: a damaged file is not read."""
+
+MAX_BYTES = 16 << 20
+"""The largest :data:`QUICK_FILE` read (a game's record is some tens of KiB)."""
 
 PACKAGE = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 """The pnp package folder, links resolved (as :mod:`pnp.model.games` finds the bundled games)."""
@@ -119,13 +125,19 @@ def _stat(path: str) -> list | None:
 
 
 def _read(path: str) -> dict | None:
+    """The record in ``path``, or None: absent, unreadable, too large, damaged (its CRC-32 does
+    not match) or of another layout."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
-        if not data.startswith(HEADER):
+            data = f.read(MAX_BYTES + 1)
+        start = len(HEADER) + 9
+        if len(data) > MAX_BYTES or not data.startswith(HEADER) or data[start - 1:start] != b"\n":
             return None
-        record = marshal.loads(data[len(HEADER):])
-    except (OSError, ValueError, EOFError, TypeError):
+        body = data[start:]
+        if data[len(HEADER):start - 1] != b"%08x" % zlib.crc32(body):
+            return None
+        record = marshal.loads(body)
+    except (OSError, ValueError, EOFError, TypeError, MemoryError, RecursionError):
         return None
     return record if isinstance(record, dict) and record.get("format") == FORMAT else None
 
@@ -134,7 +146,7 @@ def _holds(record: dict, folder: str, display: str, out_dir: str, stamp: list) -
     """Whether ``record`` answers a run of the game in ``folder`` (named ``display``) into
     ``out_dir``: same pnp, Python and modules; same game and templates folders; every file
     read as recorded (an input modified too near the recording is not trusted); every file
-    written, and the pieces snapshot, as recorded."""
+    written, the build record and the pieces snapshot, as recorded."""
     try:
         if (record["pnp"] != __version__ or record["python"] != sys.hexversion or record["display"] != display
                 or record["folder"] != os.path.realpath(folder) or record["package"] != stamp):
@@ -155,7 +167,8 @@ def _holds(record: dict, folder: str, display: str, out_dir: str, stamp: list) -
         for rel, was in record["outputs"].items():
             if _stat(os.path.join(out_dir, *rel.split("/"))) != was:
                 return False
-        return _stat(os.path.join(out_dir, PIECES_RECORD)) == record["pieces"]
+        return (_stat(os.path.join(out_dir, PIECES_RECORD)) == record["pieces"]
+                and _stat(os.path.join(out_dir, BUILD_RECORD)) == record["build_record"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return False
 
@@ -185,10 +198,11 @@ def answer(command: str, games: list[str], output: str | None, quiet: bool) -> t
             if candidate is not None and candidate.get("folder") == real and candidate.get("id") == name:
                 record = candidate
                 break
-        if record is None or record["id"] in used:
+        if record is None or record.get("id") in used:
             return None  # (the same game twice: the full command line says what it does)
         used.add(record["id"])
-        text = record.get("text", {}).get(key)
+        texts_of = record.get("text")
+        text = texts_of.get(key) if isinstance(texts_of, dict) else None
         if not isinstance(text, str) or not _holds(record, folder, display, os.path.join(root, record["id"]), stamp):
             return None
         texts.append(text)
@@ -210,7 +224,8 @@ def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: 
 
     gid = game_id(source.path)
     folder = str(source.path)
-    if gid is None or source.templates_dir is None or os.path.basename(os.path.normpath(str(out_dir))) != gid:
+    if (gid is None or source.templates_dir is None or os.path.basename(os.path.normpath(str(out_dir))) != gid
+            or run.get("report", {}).get("display") != source.display):
         return
     data = {
         "format": FORMAT, "pnp": __version__, "python": sys.hexversion, "package": package_stamp(),
@@ -219,12 +234,14 @@ def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: 
         "listing": run["listing"], "inputs": run["inputs"], "outputs": run["outputs"],
         "settled_ns": run["recorded_ns"] - SETTLE_NS,
         "pieces": _stat(os.path.join(str(out_dir), PIECES_RECORD)),
+        "build_record": _stat(os.path.join(str(out_dir), BUILD_RECORD)),
         "text": texts, "check_bad": check_bad,
     }
     try:
-        blob = HEADER + marshal.dumps(data)
+        body = marshal.dumps(data)
     except ValueError:
         return
+    blob = HEADER + b"%08x\n" % zlib.crc32(body) + body
     from pathlib import Path
 
     path = Path(out_dir) / QUICK_FILE

@@ -6,8 +6,9 @@ beside the build record (:mod:`pnp.pipeline.cache`), a snapshot of the whole run
 input file the run read (the game folder, its templates, the fonts and profiles the stages
 read) with its size, modification time and SHA-256, every file written with its size and
 modification time, and the report. A later ``pnp build`` (or ``pnp check``) of the same
-game with the same settings, whose inputs and outputs are all as recorded, prints that
-report again without loading the game or importing the renderers.
+game, named the same way, with the same settings, whose inputs and outputs are all as
+recorded, and whose build record still holds each part's files, prints that report again
+without loading the game or importing the renderers.
 
 Correct before fast: a file whose size or modification time differs is read and hashed, and
 so is one modified within :data:`SETTLE_NS` of the recording (a coarse file-system clock
@@ -169,7 +170,12 @@ def fresh_run(source, output: Path, settings, load, *, write: bool) -> tuple[Gam
             st = os.stat(root / rel)
             if (st.st_size, st.st_mtime_ns) != (size, mtime):
                 return None
+        stages = json.loads((root / BUILD_RECORD).read_text(encoding="utf-8"))
+        if any(sorted(stages[name]["files"]) != sorted(files) for name, files in entry["parts"]):
+            return None  # a stage's record was changed or removed: that stage decides again
         saved = entry["report"]
+        if saved["display"] != source.display:
+            return None  # named otherwise (``./g`` for ``g``): the findings name its files that way
         findings = [Finding.from_dict(item) for item in saved["findings"]]
         if settings.strict:  # recorded as the draft; --strict refuses missing art
             findings = refused_art(findings)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pnp.cli import quick, settings
-from pnp.core.listing import PIECES_RECORD
+from pnp.core.listing import BUILD_RECORD, PIECES_RECORD
 from pnp.model.games import data_root, templates_root
 
 from test_startup import QUICK, TYPER, run  # (the same entry points, run the same way)
@@ -140,14 +140,18 @@ def _record_damaged(game: Path, out: Path) -> None:
     record.write_bytes(record.read_bytes()[:-40])
 
 
+def _build_record_removed(game: Path, out: Path) -> None:
+    (out / "tiny" / BUILD_RECORD).unlink()  # every stage is made again: nothing is "kept"
+
+
 def _record_of_another_layout(game: Path, out: Path) -> None:
     record = out / "tiny" / quick.QUICK_FILE
     record.write_bytes(record.read_bytes().replace(quick.HEADER, b"pnp quick answer 0\n", 1))
 
 
 @pytest.mark.parametrize("change", [_cell_edited, _file_added, _template_touched, _input_saved_at_the_build,
-                                    _output_removed, _output_rewritten, _pieces_rewritten, _record_damaged,
-                                    _record_of_another_layout])
+                                    _output_removed, _output_rewritten, _pieces_rewritten, _build_record_removed,
+                                    _record_damaged, _record_of_another_layout])
 def test_any_change_to_what_it_was_made_from_leaves_the_answer_to_the_full_command_line(game, out, change):
     assert answer("build", game, out) is not None and answer("check", game, out) is not None
     change(game, out)
@@ -162,6 +166,24 @@ def test_other_pnp_code_or_another_name_for_the_game_is_not_answered(game, out, 
     stamp = quick.package_stamp()
     monkeypatch.setattr(quick, "package_stamp", lambda: stamp[:-1] + [[stamp[-1][0], stamp[-1][1] + 1, 0]])
     assert answer("build", game, out) is None
+
+
+def test_a_game_named_another_way_is_reported_under_that_name(game, tmp_path):
+    assert run(QUICK, "build", "tiny", "-o", "out", cwd=tmp_path).returncode == 0
+    for _ in range(2):  # the first run writes its answer down, the second reads it
+        fast = run(QUICK, "build", "./tiny", "-o", "out", cwd=tmp_path)
+        assert fast.stdout.splitlines()[0].split("  ")[1] == "./tiny"
+    assert fast.stdout == run(TYPER, "build", "./tiny", "-o", "out", cwd=tmp_path).stdout
+    assert quick.answer("build", ["tiny"], str(tmp_path / "out"), False) is None
+
+
+def test_a_record_that_is_well_formed_but_not_an_answer_is_not_given(game, out):
+    import marshal
+    import zlib
+
+    body = marshal.dumps({"format": quick.FORMAT, "id": "tiny", "folder": os.path.realpath(game), "text": ["x"]})
+    (out / "tiny" / quick.QUICK_FILE).write_bytes(quick.HEADER + b"%08x\n" % zlib.crc32(body) + body)
+    assert answer("build", game, out) is None and answer("check", game, out) is None
 
 
 def test_a_game_that_is_not_found_is_left_to_the_full_command_line(tmp_path, monkeypatch):

@@ -177,3 +177,23 @@ def test_what_a_run_read_is_taken_before_it_runs(tiny, tmp_path, monkeypatch):
     build(tiny, out)
     monkeypatch.undo()
     assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is None  # the saved file is not taken as read
+
+
+def test_a_build_record_that_no_longer_holds_a_part_s_files_makes_the_run_again(tiny, tmp_path):
+    out = tmp_path / "out"
+    build(tiny, out)
+    assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is not None
+    record = out / "tiny" / BUILD_RECORD
+    stages = json.loads(record.read_text(encoding="utf-8"))
+    stages["cards"]["files"] = {}
+    record.write_text(json.dumps(stages), encoding="utf-8")
+    assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is None
+    record.unlink()
+    assert fresh_report(source(tiny), out, SETTINGS, LOAD, write=True) is None
+    assert build(tiny, out).ran  # made again, where the snapshot would have kept it
+
+
+def test_a_game_named_otherwise_is_run_again_so_its_findings_name_it_so(tiny, tmp_path):
+    out = tmp_path / "out"
+    build(tiny, out)
+    assert fresh_report(replace(source(tiny), display="./tiny"), out, SETTINGS, LOAD, write=True) is None
