@@ -9,6 +9,7 @@ the font lacks, art below 300 dpi) are collected as findings in :attr:`Renderer.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -74,6 +75,9 @@ class Renderer:
         self._forms: dict = {}
         self._form_findings: dict = {}
         self._shares: dict | None = None
+        self._drawings: dict[int, tuple[Piece, bytes | None]] = {}
+        """id of a piece -> (the piece, the digest of its drawing key), while a plan holds (the
+        piece is kept so that its id is not another's)."""
         self.max_image_pixels = max_image_pixels
         self.min_dpi = min_dpi
         self.layouts = layouts
@@ -293,23 +297,31 @@ class Renderer:
     def share_key(self, piece: Piece, width: float, height: float, rotate: bool) -> tuple:
         """What makes two placements draw the same thing: layout, size, turn, and the values of
         the names the layout's templates read (a piece whose names cannot be told shares with
-        nothing)."""
-        drawing = drawing_key(self.layouts, piece)
+        nothing), those as a BLAKE2 digest of their :func:`~pnp.design.names.drawing_key` (equal
+        keys, equal digests), made once per piece while a plan (:meth:`plan_shares`) holds."""
+        known = self._drawings.get(id(piece))
+        if known is None or known[0] is not piece:
+            drawing = drawing_key(self.layouts, piece)
+            known = (piece, None if drawing is None else
+                     hashlib.blake2b(repr(drawing).encode(), digest_size=20).digest())
+            if self._shares is not None:  # a plan holds: its pieces are placed again
+                self._drawings[id(piece)] = known
         return (piece.layout, round(width, 4), round(height, 4), rotate,
-                ("", id(piece)) if drawing is None else drawing)
+                ("", id(piece)) if known[1] is None else known[1])
 
     def plan_shares(self, placements) -> None:
         """Tell :meth:`place` which pieces a file will hold more than once: ``placements`` are
         (piece, width, height, rotate). Pieces placed once are then drawn directly, since a form
         only pays when it is reused. None forgets the plan (every placement shares a form)."""
+        self._drawings = {}  # (kept per plan: a piece placed twice is keyed once)
         if placements is None:
             self._shares = None
             return
         counts: dict[tuple, int] = {}
+        self._shares = counts
         for piece, width, height, rotate in placements:
             key = self.share_key(piece, width, height, rotate)
             counts[key] = counts.get(key, 0) + 1
-        self._shares = counts
 
     def draw(self, c, piece: Piece, trim: tuple[float, float, float, float],
              bleed: tuple[float, float, float, float], rotate: bool = False) -> None:
