@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'dc0177779c0e0fc832718aa55d9a4b0e7b0f2bf5f17a97700cc541fe423ca87c'
+SOURCES = '10b175fb1142eff4f8a223946ec2f49f7148ea10a74e3fc480c8a9f2feded767'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

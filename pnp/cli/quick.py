@@ -186,18 +186,17 @@ def answer(command: str, games: list[str], output: str | None, quiet: bool) -> t
     bad = False
     used = set()
     key = "check" if command == "check" else "build-quiet" if quiet else "build"
+    try:
+        names = sorted(e.name for e in os.scandir(root) if e.is_dir())
+    except OSError:
+        return None
+    records: dict = {}  # game folder -> the record of the output folder named by its id
+    for name in names:
+        candidate = _read(os.path.join(root, name, QUICK_FILE))
+        if candidate is not None and candidate.get("id") == name and isinstance(candidate.get("folder"), str):
+            records.setdefault(candidate["folder"], candidate)
     for folder, display in sources:
-        record = None
-        real = os.path.realpath(folder)
-        try:
-            names = sorted(e.name for e in os.scandir(root) if e.is_dir())
-        except OSError:
-            return None
-        for name in names:
-            candidate = _read(os.path.join(root, name, QUICK_FILE))
-            if candidate is not None and candidate.get("folder") == real and candidate.get("id") == name:
-                record = candidate
-                break
+        record = records.get(os.path.realpath(folder))
         if record is None or record.get("id") in used:
             return None  # (the same game twice: the full command line says what it does)
         used.add(record["id"])
