@@ -10,9 +10,9 @@ reaped with ``os.wait4`` so each run has its own wall time, CPU time (user + sys
 any processes it started and waited for) and peak resident memory (``ru_maxrss``: the largest of
 the process and its waited-for children, not their sum). Stages:
 
-``help``, ``check``
-    ``pnp --help``, and ``pnp check`` of every bundled game with no build to reuse (a cold
-    dry run of every stage).
+``help``, ``list``, ``check``
+    ``pnp --help``, ``pnp list`` of the games, and ``pnp check`` of every bundled game with
+    no build to reuse (a cold dry run of every stage).
 ``games``
     ``pnp build --force`` of every bundled game into a fresh folder: whatever ``pnp build``
     builds (cards, boards, tokens, rulebooks...) is measured, and its files are listed by kind.
@@ -90,7 +90,7 @@ GOALS = {
     "check_cold_ratio": 0.8,  # pnp check with no build to reuse / the full build it mirrors, wall
     "linear": 1.25,  # marginal CPU per card, large deck over small deck
     "memory": 1.25,  # peak memory, x10 deck over the base deck
-    "help_cpu": 0.1,  # s of CPU, pnp --help
+    "help_cpu": 0.1,  # s of CPU, pnp --help and pnp list
     "back_share": 0.10,  # bytes drawing the backs per card, pnp over the floor (which draws each)
     "big_art_rss": 300.0,  # MiB, peak resident memory of the large-art build
     "big_art_pdf": 10.0,  # MB (10^6 bytes), the large-art cards PDF
@@ -841,6 +841,7 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
 
     stages = {
         "help": Stage("help", lambda r: pnp + ["--help"], lambda r: []),
+        "list": Stage("list", lambda r: pnp + ["list"] + game_args, lambda r: []),
         "check": Stage("check", lambda r: pnp + ["check", "-o", str(out / f"nothing-{r}")] + game_args,
                        lambda r: [], expect_ok=False),
         "check_warm": Stage("check_warm", lambda r: pnp + ["check", "-o", str(out / f"games-{r}")] + game_args,
@@ -863,7 +864,7 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
         "deck_x10": deck_stage("deck_x10"),
         "raw_deck_x10": raw_stage("deck_x10"),
     }
-    order = [["help"], ["check"], ["games"], ["games_nochange"], ["check_warm"], ["export_tgc"],
+    order = [["help"], ["list"], ["check"], ["games"], ["games_nochange"], ["check_warm"], ["export_tgc"],
              ["game_full", "game_only", "game_edit"], ["deck_sheet"],
              ["deck", "raw_deck"],
              ["deck_x10", "raw_deck_x10"]]
@@ -1051,6 +1052,10 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
     goals.append({"goal": f"`pnp --help` under {GOALS['help_cpu']:g} s of process time (CPU)",
                   "measured": f"{m('help', 'cpu'):.2f} s CPU ({m('help'):.2f} s wall)",
                   "met": m("help", "cpu") < GOALS["help_cpu"]})
+    if "list" in S:
+        goals.append({"goal": f"`pnp list` of the games under {GOALS['help_cpu']:g} s of process time (CPU)",
+                      "measured": f"{m('list', 'cpu'):.2f} s CPU ({m('list'):.2f} s wall)",
+                      "met": m("list", "cpu") < GOALS["help_cpu"]})
     if "game_only" in S and "game_full" in S:
         ratio = m("game_only") / m("game_full")
         goals.append({"goal": f"`pnp build {ONLY_GAME} --only {ONLY_DECK}` within {GOALS['only_ratio']:g}x of "

@@ -17,7 +17,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = {"help", "check", "check_warm", "export_tgc", "games", "games_nochange", "game_full", "game_only", "game_edit", "deck_sheet", "deck", "raw_deck", "deck_x10",
+STAGES = {"help", "list", "check", "check_warm", "export_tgc", "games", "games_nochange", "game_full", "game_only", "game_edit", "deck_sheet", "deck", "raw_deck", "deck_x10",
           "raw_deck_x10", "images", "big_art"}
 
 
