@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '10b175fb1142eff4f8a223946ec2f49f7148ea10a74e3fc480c8a9f2feded767'
+SOURCES = 'f61dd658daf76ab5d6be9686d22b3ab90355b743cb6940a69a9fb8fd5064ebc7'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -1,5 +1,6 @@
-"""The quickest answer of ``pnp build`` and ``pnp check`` when nothing has changed: read with
-:mod:`os` and :mod:`marshal` alone, before anything else of pnp is imported.
+"""The quickest answer of ``pnp build``, ``pnp check`` and ``pnp list`` when nothing has
+changed: read with :mod:`os` and :mod:`marshal` alone, before anything else of pnp is
+imported.
 
 A build or check with nothing to do is answered from the games' run snapshots
 (:mod:`pnp.pipeline.fresh`), but reading those takes most of pnp's model and settings (and
@@ -14,6 +15,10 @@ each of its modules, the Python version), under a CRC-32. :func:`answer` prints 
 again when all of it still holds. Anything else, and any file whose time is too close to the
 recording to be trusted without hashing, is left to the snapshot reader, which decides as
 before.
+
+``pnp list GAME...`` is answered the same way (:func:`list_answer`): the tables it printed to a
+plain output are written down in the cache folder (:data:`LIST_FOLDER`) with the games' files
+and the modules of pnp and of Rich, which lays the tables out.
 """
 
 from __future__ import annotations
@@ -43,13 +48,14 @@ PACKAGE = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 """The pnp package folder, links resolved (as :mod:`pnp.model.games` finds the bundled games)."""
 
 
-def package_stamp() -> list:
-    """``[path, size, mtime_ns]`` of each module of the pnp package (paths below it, ``/``
-    separated, sorted): an answer written by other code, or other defaults, is not given."""
+def package_stamp(package: str = PACKAGE) -> list:
+    """``[path, size, mtime_ns]`` of each module of a package (default pnp's; paths below its
+    folder, ``/`` separated, sorted): an answer written by other code, or other defaults, is
+    not given."""
     stamp = []
-    for dirpath, dirnames, filenames in os.walk(PACKAGE):
+    for dirpath, dirnames, filenames in os.walk(package):
         dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "_bundled"))
-        rel = os.path.relpath(dirpath, PACKAGE).replace(os.sep, "/")
+        rel = os.path.relpath(dirpath, package).replace(os.sep, "/")
         for name in sorted(filenames):
             if name.endswith(".py"):
                 st = os.stat(os.path.join(dirpath, name))
@@ -251,5 +257,115 @@ def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: 
         pass
     try:
         write_atomic(path, blob)
+    except (OSError, PnpError):
+        pass
+
+
+CACHE_ENV = "PNP_CACHE_DIR"
+"""The cache folder's variable (:data:`pnp.core.cachedir.CACHE_ENV`)."""
+
+LIST_FOLDER = "answers"
+"""The sub-folder of the cache folder that holds the written-down tables of ``pnp list``."""
+
+
+def cache_root() -> str | None:
+    """The cache folder, as :func:`pnp.core.cachedir.cache_root` finds it; None: no cache."""
+    root = os.environ.get(CACHE_ENV)
+    if root is None:
+        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pnp")
+    return root or None
+
+
+def _list_key(games: list[str]) -> str:
+    """What ``pnp list`` of ``games`` prints besides the games' files: the arguments, the
+    folder it runs in (relative names, the local game), the width Rich lays tables out in and
+    the output's encoding (ASCII borders where it lacks the box characters)."""
+    return repr(("list", list(games), os.getcwd(), os.environ.get("COLUMNS", ""),
+                 getattr(sys.stdout, "encoding", None)))
+
+
+def _list_file(key: str) -> str | None:
+    root = cache_root()
+    return None if root is None else os.path.join(root, LIST_FOLDER, "list-%08x" % zlib.crc32(key.encode()))
+
+
+def list_inputs(games: list[str]) -> dict | None:
+    """The games ``pnp list`` of ``games`` finds, taken before it reads them: each one's folder
+    (links resolved) and name, the listing of its folder and each file's ``[size, mtime_ns]``,
+    and the time taken (ns); None when they cannot be told here (the full command reports it)."""
+    import time
+
+    now = time.time_ns()
+    found = resolve(games, None)
+    if found is None:
+        return None
+    sources, _root = found
+    listing = [run_listing(folder, None) for folder, _display in sources]
+    return {"games": [[os.path.realpath(f), d] for f, d in sources], "listing": listing,
+            "inputs": {name: _stat(name) for names in listing for name in names}, "recorded_ns": now}
+
+
+def list_answer(games: list[str]) -> str | None:
+    """What ``pnp list`` of ``games`` prints to a plain output, as written down by
+    :func:`remember_list`, when the games are found as then and every file of theirs, and
+    pnp, is as it was; None otherwise."""
+    key = _list_key(games)
+    path = _list_file(key)
+    record = _read(path) if path is not None else None
+    if record is None:
+        return None
+    try:
+        if (record["key"] != key or record["pnp"] != __version__ or record["python"] != sys.hexversion
+                or record["package"] != package_stamp()
+                or record["rich"] != package_stamp(record["rich_folder"])):
+            return None  # (Rich lays the tables out: another Rich, maybe other tables)
+        found = resolve(games, None)
+        if found is None or [[os.path.realpath(f), d] for f, d in found[0]] != record["games"]:
+            return None
+        if [run_listing(f, None) for f, _d in found[0]] != record["listing"]:
+            return None
+        settled = record["settled_ns"]
+        for name, was in record["inputs"].items():
+            now = _stat(name)
+            if now is None or now != was or now[1] >= settled:
+                return None
+        text = record["text"]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return text if isinstance(text, str) else None
+
+
+def remember_list(games: list[str], before: dict | None, tables: list, text: str) -> None:
+    """Write down what ``pnp list`` of ``games`` printed (``text``): ``before`` is
+    :func:`list_inputs` taken before the games were read, ``tables`` the table files they read
+    (a table the listing does not hold, a hidden file, is stated too). Left unwritten where it
+    cannot be."""
+    key = _list_key(games)
+    path = _list_file(key)
+    if before is None or path is None:
+        return
+    inputs = dict(before["inputs"])
+    for table in tables:
+        name = os.path.realpath(str(table))
+        if name not in inputs:
+            inputs[name] = _stat(name)
+    if any(v is None for v in inputs.values()):
+        return
+    from ..core.errors import PnpError
+    from ..core.files import write_atomic
+    from ..pipeline.fresh import SETTLE_NS
+
+    import rich
+
+    rich_folder = os.path.dirname(os.path.realpath(rich.__file__))
+    data = {"format": FORMAT, "key": key, "pnp": __version__, "python": sys.hexversion, "package": package_stamp(),
+            "rich_folder": rich_folder, "rich": package_stamp(rich_folder),
+            "games": before["games"], "listing": before["listing"], "inputs": inputs,
+            "settled_ns": before["recorded_ns"] - SETTLE_NS, "text": text}
+    body = marshal.dumps(data)
+    from pathlib import Path
+
+    try:
+        write_atomic(Path(path), HEADER + b"%08x\n" % zlib.crc32(body) + body)
     except (OSError, PnpError):
         pass

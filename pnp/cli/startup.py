@@ -375,18 +375,45 @@ def _check_text(report, strict: bool) -> str | None:
 
 
 def _list(games: list[str]) -> int:
-    """``pnp list GAME...`` (no options): the command's tables, without Typer."""
+    """``pnp list GAME...`` (no options): the command's tables, without Typer; to a plain
+    output, the tables written down last time when the games are as they were then
+    (:func:`pnp.cli.quick.list_answer`), else the tables made, printed and written down."""
+    plain = plain_output(sys.stdout)
+    if plain:
+        from .quick import list_answer
+
+        text = list_answer(games)
+        if text is not None:
+            _write(sys.stdout, text)
+            return 0
     from ..core.errors import PnpError
+    from .output import out, print_error
     from .settings import ENCODING
     from .tables import show_games
 
-    try:
-        show_games(games or None, ENCODING, None)
-    except PnpError as exc:
-        from .output import print_error
+    if not plain:
+        try:
+            show_games(games or None, ENCODING, None)
+        except PnpError as exc:
+            print_error(exc)
+            return 2
+        return 0
+    from .quick import list_inputs, remember_list
 
-        print_error(exc)
+    before = list_inputs(games)
+    shown: list = []
+    failed = None
+    with out.capture() as captured:
+        try:
+            show_games(games or None, ENCODING, None, shown)
+        except PnpError as exc:
+            failed = exc
+    text = captured.get()
+    _write(sys.stdout, text)
+    if failed is not None:
+        print_error(failed)
         return 2
+    remember_list(games, before, [comp.table for game in shown for comp in game if comp.table is not None], text)
     return 0
 
 

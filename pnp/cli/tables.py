@@ -11,12 +11,15 @@ from .output import out
 from .settings import load_options, resolve_games
 
 
-def show_games(games: list[str] | None, encoding: str, delimiter: str | None) -> None:
-    """Print each game's components and piece counts, and the totals its rulebook states.
-    Raises PnpError for a game that cannot be found or loaded."""
+def show_games(games: list[str] | None, encoding: str, delimiter: str | None, shown: list | None = None) -> None:
+    """Print each game's components and piece counts, and the totals its rulebook states;
+    each game loaded is appended to ``shown`` (a list) when one is given. Raises PnpError for
+    a game that cannot be found or loaded."""
     options = load_options(encoding, delimiter)
     for source in resolve_games(games):
         game = load_game(source.path, source.display, options)
+        if shown is not None:
+            shown.append(game)
         table = Table(title=escape(f"{game.title}  ({game.id}, {game.players_min}-{game.players_max} players)"),
                       title_justify="left")
         table.add_column("component")

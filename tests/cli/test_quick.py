@@ -212,3 +212,62 @@ def test_games_are_found_where_the_full_command_line_finds_them(game, tmp_path, 
 def test_the_bundled_folders_are_the_model_s():
     assert Path(quick._bundled("card_data")) == data_root()
     assert Path(quick._bundled("templates")) == templates_root()
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(quick.CACHE_ENV, str(folder))
+    return folder
+
+
+def test_pnp_list_prints_the_tables_written_down_while_the_game_is_unchanged(game, cache):
+    first = run(QUICK, "list", str(game), PNP_CACHE_DIR=str(cache), COLUMNS="100")
+    again = run(QUICK, "list", str(game), importtime=True, PNP_CACHE_DIR=str(cache), COLUMNS="100")
+    full = run(TYPER, "list", str(game), COLUMNS="100")
+    assert first.stdout == again.stdout == full.stdout and "Action cards" in full.stdout
+    assert list((cache / quick.LIST_FOLDER).iterdir())  # written down by the first
+    assert not {m for m in imports(again.stderr) if m.startswith(("pnp.model", "rich"))}
+    narrow = run(QUICK, "list", str(game), PNP_CACHE_DIR=str(cache), COLUMNS="60")
+    assert narrow.stdout == run(TYPER, "list", str(game), COLUMNS="60").stdout != full.stdout
+
+
+def test_a_changed_game_is_listed_again(game, cache, monkeypatch):
+    from pnp.cli import startup
+
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    _cell_edited(game, game)
+    assert quick.list_answer([str(game)]) is None
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is None  # too new to trust
+    age(game)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    (game / "extra.txt").write_text("a note\n", encoding="utf-8")
+    assert quick.list_answer([str(game)]) is None
+
+
+def test_a_hidden_table_is_followed_too(game, cache, monkeypatch):
+    from pnp.cli import startup
+
+    (game / "cards.csv").rename(game / ".cards.csv")
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('table = "cards.csv"', 'table = ".cards.csv"'),
+                    encoding="utf-8")
+    age(game)
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    os.utime(game / ".cards.csv", (HOUR_AGO + 60, HOUR_AGO + 60))
+    assert quick.list_answer([str(game)]) is None
+
+
+def test_the_cache_folder_is_the_one_pnp_keeps(monkeypatch, tmp_path):
+    from pnp.core import cachedir
+
+    for env in ({"PNP_CACHE_DIR": str(tmp_path)}, {"PNP_CACHE_DIR": ""}, {"XDG_CACHE_HOME": str(tmp_path)}, {}):
+        monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        root = cachedir.cache_root()
+        assert quick.cache_root() == (None if root is None else str(root))
+    assert quick.CACHE_ENV == cachedir.CACHE_ENV
