@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = 'f61dd658daf76ab5d6be9686d22b3ab90355b743cb6940a69a9fb8fd5064ebc7'
+SOURCES = '53130687e2523346e7e2eccda6dba8bb90165e804814fdc3baf8f5f594b986d0'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

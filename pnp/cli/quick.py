@@ -267,6 +267,9 @@ CACHE_ENV = "PNP_CACHE_DIR"
 LIST_FOLDER = "answers"
 """The sub-folder of the cache folder that holds the written-down tables of ``pnp list``."""
 
+LIST_KEPT = 64
+"""Written-down tables kept (the most recent): one per command line, folder, width and encoding."""
+
 
 def cache_root() -> str | None:
     """The cache folder, as :func:`pnp.core.cachedir.cache_root` finds it; None: no cache."""
@@ -367,5 +370,10 @@ def remember_list(games: list[str], before: dict | None, tables: list, text: str
 
     try:
         write_atomic(Path(path), HEADER + b"%08x\n" % zlib.crc32(body) + body)
+        folder = os.path.dirname(path)
+        kept = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("list-")]
+        if len(kept) > LIST_KEPT:
+            for old in sorted(kept, key=os.path.getmtime)[:len(kept) - LIST_KEPT]:
+                os.remove(old)
     except (OSError, PnpError):
         pass

@@ -271,3 +271,15 @@ def test_the_cache_folder_is_the_one_pnp_keeps(monkeypatch, tmp_path):
         root = cachedir.cache_root()
         assert quick.cache_root() == (None if root is None else str(root))
     assert quick.CACHE_ENV == cachedir.CACHE_ENV
+
+
+def test_only_the_most_recent_tables_are_kept(game, cache, monkeypatch):
+    from pnp.cli import startup
+
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    monkeypatch.setattr(quick, "LIST_KEPT", 2)
+    for columns in ("70", "80", "90"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert startup._list([str(game)]) == 0
+    assert len(list((cache / quick.LIST_FOLDER).iterdir())) == 2
+    assert quick.list_answer([str(game)]) is not None  # the last one is kept
