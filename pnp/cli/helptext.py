@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '53130687e2523346e7e2eccda6dba8bb90165e804814fdc3baf8f5f594b986d0'
+SOURCES = '20da37539b17caf605255a0b7b718a119c3ea8bbe382ac33768564dac27c795f'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -58,8 +58,13 @@ def package_stamp(package: str = PACKAGE) -> list:
         rel = os.path.relpath(dirpath, package).replace(os.sep, "/")
         for name in sorted(filenames):
             if name.endswith(".py"):
-                st = os.stat(os.path.join(dirpath, name))
-                stamp.append([name if rel == "." else f"{rel}/{name}", st.st_size, st.st_mtime_ns])
+                named = name if rel == "." else f"{rel}/{name}"
+                try:
+                    st = os.stat(os.path.join(dirpath, name))
+                except OSError:  # a broken link (an editor's lock file): stated as such
+                    stamp.append([named, None, None])
+                else:
+                    stamp.append([named, st.st_size, st.st_mtime_ns])
     return stamp
 
 
@@ -279,12 +284,34 @@ def cache_root() -> str | None:
     return root or None
 
 
+def _terminal_size():
+    """The size Rich finds when standard output is not a terminal: the first of the standard
+    streams that is one (``Console.size``), else None."""
+    for fd in (0, 1, 2):
+        try:
+            return tuple(os.get_terminal_size(fd))
+        except (AttributeError, ValueError, OSError):
+            pass
+    return None
+
+
 def _list_key(games: list[str]) -> str:
     """What ``pnp list`` of ``games`` prints besides the games' files: the arguments, the
-    folder it runs in (relative names, the local game), the width Rich lays tables out in and
-    the output's encoding (ASCII borders where it lacks the box characters)."""
-    return repr(("list", list(games), os.getcwd(), os.environ.get("COLUMNS", ""),
-                 getattr(sys.stdout, "encoding", None)))
+    folder it runs in (relative names, the local game), what Rich lays tables out by (the
+    terminal the other standard streams are, ``COLUMNS``, ``LINES`` and ``TERM``) and the
+    output's encoding (ASCII borders where it lacks the box characters)."""
+    env = tuple(os.environ.get(name) for name in ("COLUMNS", "LINES", "TERM"))
+    return repr(("list", list(games), os.getcwd(), env, _terminal_size(), getattr(sys.stdout, "encoding", None)))
+
+
+def _rich_folder() -> str | None:
+    """The folder the ``rich`` package would be imported from (the first of ``sys.path`` that
+    holds it, links resolved), found without importing it; None when none does."""
+    for entry in sys.path:
+        folder = os.path.join(entry or os.getcwd(), "rich")
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return os.path.realpath(folder)
+    return None
 
 
 def _list_file(key: str) -> str | None:
@@ -319,7 +346,7 @@ def list_answer(games: list[str]) -> str | None:
         return None
     try:
         if (record["key"] != key or record["pnp"] != __version__ or record["python"] != sys.hexversion
-                or record["package"] != package_stamp()
+                or record["package"] != package_stamp() or record["rich_folder"] != _rich_folder()
                 or record["rich"] != package_stamp(record["rich_folder"])):
             return None  # (Rich lays the tables out: another Rich, maybe other tables)
         found = resolve(games, None)
@@ -332,8 +359,10 @@ def list_answer(games: list[str]) -> str | None:
             now = _stat(name)
             if now is None or now != was or now[1] >= settled:
                 return None
+        if any(os.path.realpath(named) != real for named, real in record["named"].items()):
+            return None  # a link on the way to a manifest or a table now leads elsewhere
         text = record["text"]
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, OSError):
         return None
     return text if isinstance(text, str) else None
 
@@ -348,10 +377,11 @@ def remember_list(games: list[str], before: dict | None, tables: list, text: str
     if before is None or path is None:
         return
     inputs = dict(before["inputs"])
-    for table in tables:
-        name = os.path.realpath(str(table))
-        if name not in inputs:
-            inputs[name] = _stat(name)
+    named = {}  # each manifest and table as game.toml names it -> the file it leads to
+    for read in [os.path.join(folder, "game.toml") for folder, _display in before["games"]] + [str(t) for t in tables]:
+        named[os.path.abspath(read)] = real = os.path.realpath(read)
+        if real not in inputs:  # left out of the listing: hidden, behind a link, or in an output folder
+            inputs[real] = _stat(real)
     if any(v is None for v in inputs.values()):
         return
     from ..core.errors import PnpError
@@ -360,10 +390,12 @@ def remember_list(games: list[str], before: dict | None, tables: list, text: str
 
     import rich
 
-    rich_folder = os.path.dirname(os.path.realpath(rich.__file__))
+    rich_folder = _rich_folder()
+    if rich_folder is None or rich_folder != os.path.dirname(os.path.realpath(rich.__file__)):
+        return  # (a Rich found some other way than on sys.path's folders: not followed here)
     data = {"format": FORMAT, "key": key, "pnp": __version__, "python": sys.hexversion, "package": package_stamp(),
             "rich_folder": rich_folder, "rich": package_stamp(rich_folder),
-            "games": before["games"], "listing": before["listing"], "inputs": inputs,
+            "games": before["games"], "listing": before["listing"], "inputs": inputs, "named": named,
             "settled_ns": before["recorded_ns"] - SETTLE_NS, "text": text}
     body = marshal.dumps(data)
     from pathlib import Path

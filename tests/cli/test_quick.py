@@ -283,3 +283,56 @@ def test_only_the_most_recent_tables_are_kept(game, cache, monkeypatch):
         assert startup._list([str(game)]) == 0
     assert len(list((cache / quick.LIST_FOLDER).iterdir())) == 2
     assert quick.list_answer([str(game)]) is not None  # the last one is kept
+
+
+def test_a_table_behind_a_link_is_followed_to_where_the_link_leads(game, cache, monkeypatch):
+    from pnp.cli import startup
+
+    (game / "good").mkdir()
+    (game / "cards.csv").rename(game / "good" / "cards.csv")
+    (game / "bad").mkdir()
+    (game / "bad" / "cards.csv").write_text("id,title\n", encoding="utf-8")
+    os.symlink("good", game / "data")
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('table = "cards.csv"', 'table = "data/cards.csv"'),
+                    encoding="utf-8")
+    age(game)
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    (game / "data").unlink()
+    os.symlink("bad", game / "data")
+    assert quick.list_answer([str(game)]) is None
+
+
+def test_a_game_folder_holding_a_build_record_still_has_its_manifest_followed(game, cache, monkeypatch):
+    from pnp.cli import startup
+
+    (game / BUILD_RECORD).write_text("{}", encoding="utf-8")  # outputs written into the game folder itself
+    age(game)
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    os.utime(game / "game.toml", (HOUR_AGO + 60, HOUR_AGO + 60))
+    assert quick.list_answer([str(game)]) is None
+
+
+def test_another_width_or_another_rich_is_not_answered(game, cache, monkeypatch, tmp_path):
+    from pnp.cli import startup
+
+    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
+    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    monkeypatch.setattr(quick, "_terminal_size", lambda: (40, 20))  # stdin or stderr a narrower terminal
+    assert quick.list_answer([str(game)]) is None
+    monkeypatch.undo()
+    monkeypatch.setenv(quick.CACHE_ENV, str(cache))
+    other = tmp_path / "site" / "rich"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(other.parent))
+    assert quick.list_answer([str(game)]) is None
+
+
+def test_a_broken_link_among_the_modules_is_stated_not_fatal(tmp_path):
+    (tmp_path / "mod.py").write_text("x = 1\n", encoding="utf-8")
+    os.symlink("nowhere", tmp_path / ".#mod.py")
+    assert quick.package_stamp(str(tmp_path)) == [[".#mod.py", None, None],
+                                                  ["mod.py", 6, os.stat(tmp_path / "mod.py").st_mtime_ns]]
