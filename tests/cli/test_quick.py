@@ -246,16 +246,22 @@ def test_a_changed_game_is_listed_again(game, cache, monkeypatch):
     assert quick.list_answer([str(game)]) is None
 
 
-def test_a_hidden_table_is_followed_too(game, cache, monkeypatch):
+def _listed_with_table(game: Path, table: str, monkeypatch) -> None:
+    """Point the game's deck at ``table``, date the folder back, list it and check the tables
+    were written down."""
     from pnp.cli import startup
 
-    (game / "cards.csv").rename(game / ".cards.csv")
     toml = game / "game.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace('table = "cards.csv"', 'table = ".cards.csv"'),
+    toml.write_text(toml.read_text(encoding="utf-8").replace('table = "cards.csv"', f'table = "{table}"'),
                     encoding="utf-8")
     age(game)
     monkeypatch.setattr(startup, "plain_output", lambda stream: True)
     assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+
+
+def test_a_hidden_table_is_followed_too(game, cache, monkeypatch):
+    (game / "cards.csv").rename(game / ".cards.csv")
+    _listed_with_table(game, ".cards.csv", monkeypatch)
     os.utime(game / ".cards.csv", (HOUR_AGO + 60, HOUR_AGO + 60))
     assert quick.list_answer([str(game)]) is None
 
@@ -286,19 +292,12 @@ def test_only_the_most_recent_tables_are_kept(game, cache, monkeypatch):
 
 
 def test_a_table_behind_a_link_is_followed_to_where_the_link_leads(game, cache, monkeypatch):
-    from pnp.cli import startup
-
     (game / "good").mkdir()
     (game / "cards.csv").rename(game / "good" / "cards.csv")
     (game / "bad").mkdir()
     (game / "bad" / "cards.csv").write_text("id,title\n", encoding="utf-8")
     os.symlink("good", game / "data")
-    toml = game / "game.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace('table = "cards.csv"', 'table = "data/cards.csv"'),
-                    encoding="utf-8")
-    age(game)
-    monkeypatch.setattr(startup, "plain_output", lambda stream: True)
-    assert startup._list([str(game)]) == 0 and quick.list_answer([str(game)]) is not None
+    _listed_with_table(game, "data/cards.csv", monkeypatch)
     (game / "data").unlink()
     os.symlink("bad", game / "data")
     assert quick.list_answer([str(game)]) is None
