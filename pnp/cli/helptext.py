@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '20da37539b17caf605255a0b7b718a119c3ea8bbe382ac33768564dac27c795f'
+SOURCES = '18b9e69a69e97afc067efc6395258bcfe80f62947cdbfa840a2045bac33f5d88'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

@@ -153,28 +153,67 @@ def _read(path: str) -> dict | None:
     return record if isinstance(record, dict) and record.get("format") == FORMAT else None
 
 
+def _made_here(record: dict, stamp: list) -> bool:
+    """Whether ``record`` was written by this pnp (version and modules, ``stamp``: its
+    :func:`package_stamp`) on this Python."""
+    return record["pnp"] == __version__ and record["python"] == sys.hexversion and record["package"] == stamp
+
+
+def _inputs_hold(inputs: dict, settled: int) -> bool:
+    """Whether every file of ``inputs`` (path -> ``[size, mtime_ns, ...]``, or None: absent) is
+    as recorded, none modified at or after ``settled`` (ns: too near the recording to trust)."""
+    for name, was in inputs.items():
+        now = _stat(name)
+        if was is None or now is None:
+            if was is not now:
+                return False
+        elif now != was[:2] or now[1] >= settled:  # (a snapshot's inputs also hold their SHA-256)
+            return False
+    return True
+
+
+def _write_record(path: str, data: dict) -> bool:
+    """Write ``data`` to ``path`` as :func:`_read` reads it (:data:`HEADER`, CRC-32, marshal),
+    atomically, unless the file already holds it; whether the file now holds it."""
+    from pathlib import Path
+
+    from ..core.errors import PnpError
+    from ..core.files import write_atomic
+
+    try:
+        body = marshal.dumps(data)
+    except ValueError:
+        return False
+    blob = HEADER + b"%08x\n" % zlib.crc32(body) + body
+    try:
+        with open(path, "rb") as f:
+            if f.read(len(blob) + 1) == blob:
+                return True
+    except OSError:
+        pass
+    try:
+        write_atomic(Path(path), blob)
+    except (OSError, PnpError):
+        return False
+    return True
+
+
 def _holds(record: dict, folder: str, display: str, out_dir: str, stamp: list) -> bool:
     """Whether ``record`` answers a run of the game in ``folder`` (named ``display``) into
     ``out_dir``: same pnp, Python and modules; same game and templates folders; every file
     read as recorded (an input modified too near the recording is not trusted); every file
     written, the build record and the pieces snapshot, as recorded."""
     try:
-        if (record["pnp"] != __version__ or record["python"] != sys.hexversion or record["display"] != display
-                or record["folder"] != os.path.realpath(folder) or record["package"] != stamp):
+        if (not _made_here(record, stamp) or record["display"] != display
+                or record["folder"] != os.path.realpath(folder)):
             return False
         templates = templates_dir(folder, record["id"])
         if record["templates"] != os.path.realpath(templates):
             return False
         if record["listing"] != run_listing(folder, templates):
             return False
-        settled = record["settled_ns"]
-        for name, was in record["inputs"].items():
-            now = _stat(name)
-            if was is None or now is None:
-                if was is not now:
-                    return False
-            elif now != was[:2] or now[1] >= settled:  # (was: [size, mtime_ns, sha256])
-                return False
+        if not _inputs_hold(record["inputs"], record["settled_ns"]):
+            return False
         for rel, was in record["outputs"].items():
             if _stat(os.path.join(out_dir, *rel.split("/"))) != was:
                 return False
@@ -227,8 +266,6 @@ def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: 
     snapshot's run that answered it (:func:`pnp.pipeline.fresh.fresh_run`); ``texts`` what
     ``build``, ``build -q`` and ``check`` print (keys ``build``, ``build-quiet``, ``check``; None:
     not answered here); ``check_bad`` whether check fails. Left unwritten where it cannot be."""
-    from ..core.errors import PnpError
-    from ..core.files import write_atomic
     from ..model.games import game_id
     from ..pipeline.fresh import SETTLE_NS
 
@@ -247,23 +284,7 @@ def record(out_dir, source, run: dict, texts: dict[str, str | None], check_bad: 
         "build_record": _stat(os.path.join(str(out_dir), BUILD_RECORD)),
         "text": texts, "check_bad": check_bad,
     }
-    try:
-        body = marshal.dumps(data)
-    except ValueError:
-        return
-    blob = HEADER + b"%08x\n" % zlib.crc32(body) + body
-    from pathlib import Path
-
-    path = Path(out_dir) / QUICK_FILE
-    try:
-        if path.read_bytes() == blob:
-            return
-    except OSError:
-        pass
-    try:
-        write_atomic(path, blob)
-    except (OSError, PnpError):
-        pass
+    _write_record(os.path.join(str(out_dir), QUICK_FILE), data)
 
 
 CACHE_ENV = "PNP_CACHE_DIR"
@@ -345,8 +366,7 @@ def list_answer(games: list[str]) -> str | None:
     if record is None:
         return None
     try:
-        if (record["key"] != key or record["pnp"] != __version__ or record["python"] != sys.hexversion
-                or record["package"] != package_stamp() or record["rich_folder"] != _rich_folder()
+        if (record["key"] != key or not _made_here(record, package_stamp()) or record["rich_folder"] != _rich_folder()
                 or record["rich"] != package_stamp(record["rich_folder"])):
             return None  # (Rich lays the tables out: another Rich, maybe other tables)
         found = resolve(games, None)
@@ -354,11 +374,8 @@ def list_answer(games: list[str]) -> str | None:
             return None
         if [run_listing(f, None) for f, _d in found[0]] != record["listing"]:
             return None
-        settled = record["settled_ns"]
-        for name, was in record["inputs"].items():
-            now = _stat(name)
-            if now is None or now != was or now[1] >= settled:
-                return None
+        if not _inputs_hold(record["inputs"], record["settled_ns"]):
+            return None
         if any(os.path.realpath(named) != real for named, real in record["named"].items()):
             return None  # a link on the way to a manifest or a table now leads elsewhere
         text = record["text"]
@@ -384,8 +401,6 @@ def remember_list(games: list[str], before: dict | None, tables: list, text: str
             inputs[real] = _stat(real)
     if any(v is None for v in inputs.values()):
         return
-    from ..core.errors import PnpError
-    from ..core.files import write_atomic
     from ..pipeline.fresh import SETTLE_NS
 
     import rich
@@ -397,15 +412,13 @@ def remember_list(games: list[str], before: dict | None, tables: list, text: str
             "rich_folder": rich_folder, "rich": package_stamp(rich_folder),
             "games": before["games"], "listing": before["listing"], "inputs": inputs, "named": named,
             "settled_ns": before["recorded_ns"] - SETTLE_NS, "text": text}
-    body = marshal.dumps(data)
-    from pathlib import Path
-
+    if not _write_record(path, data):
+        return
+    folder = os.path.dirname(path)
     try:
-        write_atomic(Path(path), HEADER + b"%08x\n" % zlib.crc32(body) + body)
-        folder = os.path.dirname(path)
         kept = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("list-")]
         if len(kept) > LIST_KEPT:
             for old in sorted(kept, key=os.path.getmtime)[:len(kept) - LIST_KEPT]:
                 os.remove(old)
-    except (OSError, PnpError):
+    except OSError:
         pass
