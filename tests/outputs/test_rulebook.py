@@ -247,6 +247,35 @@ def test_long_table_splits_across_pages_and_repeats_its_header():
     assert result.pages == len(page_texts(result.pdf))
 
 
+def test_contents_pages_are_drawn_once_and_list_each_heading_at_its_page(monkeypatch):
+    from reportlab.platypus import Paragraph
+
+    drawn: list[str] = []
+    real = Paragraph.drawOn
+
+    def counting(self, *args, **kwargs):
+        drawn.append(self.getPlainText())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Paragraph, "drawOn", counting)
+    body = "\n\n".join(f"Sentence {k} of the section, long enough to wrap over a line or two of the page."
+                       for k in range(40))
+    md = f"# Title\n\n[TOC]\n\n## First part\n\n{body}\n\n## Second part\n\n{body}\n\nThe last line.\n"
+    result = markdown_pdf(md, PAPER_SIZES["letter"], title="Passes")
+    assert drawn.count("The last line.") == 1  # the layout pass before the saved one draws nothing
+    texts = page_texts(result.pdf)
+    second = next(i for i, t in enumerate(texts) if "Second part" in t and i > 0) + 1
+    contents = texts[0].splitlines()
+    assert any(line.startswith("Second part") and line.rstrip().endswith(str(second)) for line in contents)
+    assert "The last line." in texts[-1]
+
+
+def test_contents_without_headings_still_draw_the_pages():
+    # the first pass settles at once (nothing to list): the pass that draws still follows it
+    result = markdown_pdf("# Title\n\n[TOC]\n\nOnly a paragraph.\n", PAPER_SIZES["letter"], title="No headings")
+    assert "Only a paragraph." in page_texts(result.pdf)[0]
+
+
 def test_misspelt_template_name_names_file_line_and_suggestion(tmp_path):
     game_dir, tdir = tiny_with(tmp_path, "# {{ game.title }}\n\nSome text.\n{{ tabels.cards }}\n")
     game = load_game(game_dir, "tiny")

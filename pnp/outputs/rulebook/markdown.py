@@ -70,7 +70,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
     from reportlab.lib.colors import HexColor
-    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+    from reportlab.platypus import BaseDocTemplate, PageTemplate
     from reportlab.platypus.doctemplate import LayoutError as RLLayoutError
 
     styles = paragraph_styles(style)
@@ -120,9 +120,16 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         canv.restoreState()
 
     passes = step("rulebook passes")  # multiBuild lays the story out once per pass
+    # The first pass of a book with contents only finds where the headings fall: its pages are
+    # thrown away (the contents are not filled in yet), so its flowables are laid out but not
+    # drawn. Layout never depends on drawing, so the pass that is kept is as it was.
+    sketch = {"on": False, "passes": 0}
+    SketchFrame = sketch_frame_class()
 
     class Doc(BaseDocTemplate):
         def handle_documentBegin(self):
+            sketch["on"] = not sketch["passes"] and bool(getattr(self, "_indexingFlowables", None))
+            sketch["passes"] += 1
             passes.advance()
             drawn.clear()  # multiBuild lays the story out again; only the saved pass counts
             placed.update(back=0, section="")
@@ -142,8 +149,12 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
                                       key, level=level, closed=True)
             self.notify("TOCEntry", (level, text, self.page, key))
 
+        def _allSatisfied(self):
+            # a sketched pass is never the one saved, even when its contents already settled
+            return super()._allSatisfied() and not sketch["on"]
+
     def make_doc(target):
-        frame = Frame(style.margin, style.margin_bottom, frame_w, frame_h, id="text",
+        frame = SketchFrame(sketch, style.margin, style.margin_bottom, frame_w, frame_h, id="text",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         doc = Doc(target, pagesize=(page.width, page.height), invariant=1, pageCompression=1,
                   title=title, subject=f"Rules of {title}", creator=f"pnp {__version__}", author="",
@@ -174,3 +185,34 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
                          rule="rulebook.layout") from None
     back = doc.page - placed["back"] + 1 if placed["back"] else 0
     return RulebookPdf(buf.getvalue(), doc.page, findings + drawn, back=back)
+
+
+def _no_draw(*args, **kwargs) -> None:
+    """What a flowable does instead of drawing itself on a sketched pass."""
+
+
+def sketch_frame_class():
+    """A platypus Frame that, while ``sketch["on"]`` (the dict given first to its
+    constructor), places flowables without drawing them: wrap, split and the space they take
+    are as always, so where everything falls is the same; nothing reaches the page. Used for
+    the first layout pass of a book with a table of contents, whose pages are discarded."""
+    from reportlab.platypus import Frame
+
+    class SketchFrame(Frame):
+        def __init__(self, sketch: dict, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.sketch = sketch
+
+        def _add(self, flowable, canv, trySplit=0):
+            own = getattr(flowable, "__dict__", None)  # a flowable with its own drawOn is drawn as it is
+            if not self.sketch["on"] or own is None or "drawOn" in own:
+                return super()._add(flowable, canv, trySplit)
+            flowable.drawOn = _no_draw
+            try:
+                return super()._add(flowable, canv, trySplit)
+            finally:
+                del flowable.drawOn
+
+        add = _add  # as platypus's Frame names it
+
+    return SketchFrame
