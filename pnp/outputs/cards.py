@@ -315,8 +315,9 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
 
 
 CONTACT_COMPRESSION = 1
-"""zlib level of contact sheets: they are looked at on a screen and made on every change of
-the cards, so fast encoding beats the last few per cent of size."""
+"""zlib level of contact sheets, whose rows are stored unfiltered
+(:func:`pnp.render.raster.unfiltered_png`): they are looked at on a screen and made on every
+change of the cards, so fast encoding beats the last few per cent of size."""
 
 
 def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100,
@@ -360,7 +361,7 @@ def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str,
         text(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
     c.showPage()
     c.save()
-    return pdf_to_png(buf.getvalue(), dpi=dpi, compress_level=CONTACT_COMPRESSION)
+    return pdf_to_png(buf.getvalue(), dpi=dpi, compress_level=CONTACT_COMPRESSION, unfiltered=True)
 
 
 def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -> list[CardInstance]:

@@ -1,13 +1,14 @@
-"""PNG compression levels change the bytes and the size, never the pixels."""
+"""PNG compression levels and unfiltered rows change the bytes and the size, never the pixels."""
 
 from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, ImageChops
 from reportlab.pdfgen import canvas
 
-from pnp.render.raster import pdf_to_png
+from pnp.render.raster import pdf_to_png, unfiltered_png
 
 
 def test_a_fast_compression_level_keeps_every_pixel():
@@ -22,3 +23,42 @@ def test_a_fast_compression_level_keeps_every_pixel():
     assert fast != default
     a, b = Image.open(io.BytesIO(fast)), Image.open(io.BytesIO(default))
     assert a.size == b.size == (278, 167) and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
+
+
+def _page(transparent_corner: bool = False) -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(200, 120), invariant=1)
+    if not transparent_corner:
+        c.setFillColorRGB(1, 1, 1)
+        c.rect(0, 0, 200, 120, stroke=0, fill=1)
+    c.setFillColorRGB(0.1, 0.5, 0.9)
+    c.rect(20, 20, 90, 60, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(120, 60, "Cu 29")
+    c.save()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("transparent", [False, True])
+def test_unfiltered_rows_decode_to_the_pixels_pillow_writes(transparent):
+    pdf = _page(transparent_corner=transparent)
+    plain = pdf_to_png(pdf, dpi=100, compress_level=1, transparent=transparent)
+    rows = pdf_to_png(pdf, dpi=100, compress_level=1, transparent=transparent, unfiltered=True)
+    assert rows != plain
+    a, b = Image.open(io.BytesIO(rows)), Image.open(io.BytesIO(plain))
+    a.load()
+    assert a.mode == b.mode == ("RGBA" if transparent else "RGB") and a.size == b.size == (278, 167)
+    assert a.tobytes() == b.tobytes()
+    if transparent:
+        assert a.getpixel((2, 2))[3] == 0 and a.getpixel((60, 120))[3] == 255  # clear paper, opaque ink
+
+
+def test_unfiltered_rows_skip_the_padding_at_the_end_of_each_row():
+    width, height, stride = 3, 2, 12  # 9 bytes of pixels, 3 of padding a row
+    pixels = bytes([255, 0, 0, 0, 255, 0, 0, 0, 255, 7, 7, 7, 10, 20, 30, 40, 50, 60, 70, 80, 90, 7, 7, 7])
+    image = Image.open(io.BytesIO(unfiltered_png(pixels, width, height, stride=stride)))
+    assert image.mode == "RGB" and image.size == (3, 2)
+    assert [image.getpixel((x, y)) for y in range(2) for x in range(3)] == [
+        (255, 0, 0), (0, 255, 0), (0, 0, 255), (10, 20, 30), (40, 50, 60), (70, 80, 90)]
+    with pytest.raises(ValueError, match="too few"):
+        unfiltered_png(pixels[:-4], width, height, stride=stride)
