@@ -10,14 +10,13 @@ pull out one by one (docs/export.md, "Tabletop Simulator").
 from __future__ import annotations
 
 import copy
-import io
 import json
 
 from ...core.errors import LayoutError, Location
 from ...core.units import MM, Size
 from ...design.names import drawing_key
 from ...model.pieces import board_pieces, die_nets, token_pieces
-from ...render.raster import rasterise_all
+from ...render.raster import EXPORT_COMPRESSION, png_bytes, rasterise_all
 from .job import ExportJob
 from .manifest import Entry
 from .pages import nickname
@@ -74,7 +73,7 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
 
     board_spots = []
     for i, (bp, image) in enumerate(zip(boards, board_images)):
-        name = job.claim(job.name("{game}-{deck}.png", deck=bp.component), _png(image))
+        name = job.claim(job.name("{game}-{deck}.png", deck=bp.component), png_bytes(image, EXPORT_COMPRESSION))
         job.entries.append(Entry(name, "board", bp.component, bp.piece.card_key, 1, copy=bp.piece.copy,
                                  size=_size_text(bp.size), width_px=image.width, height_px=image.height))
         obj = board_object(bp.title, _url(job, name), bp.size.width, bp.size.height,
@@ -84,7 +83,7 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
     for group, image, drawn in zip(token_groups, token_images, drawn_tokens):
         tp = group[0]
         name = job.claim(job.name("{game}-{deck}-{card}.png", deck=tp.component, card=tp.name),
-                         _png(cut_to_shape(image, drawn.shape)))
+                         png_bytes(cut_to_shape(image, drawn.shape), EXPORT_COMPRESSION))
         size = Size(tp.width, tp.height)
         job.entries.append(Entry(name, "token", tp.component, tp.name, len(group), size=_size_text(size),
                                  width_px=image.width, height_px=image.height))
@@ -96,7 +95,8 @@ def write_table(job: ExportJob, decks: list[tuple[dict, Size]], workers: int) ->
     dice_spots = []
     for k, net in enumerate(nets):
         faces = face_images[6 * k:6 * k + 6]
-        name = job.claim(job.name("{game}-{deck}.png", deck=net.component), _png(die_template(net.faces, faces)))
+        name = job.claim(job.name("{game}-{deck}.png", deck=net.component),
+                         png_bytes(die_template(net.faces, faces), EXPORT_COMPRESSION))
         w, h = (faces[0].width * 4, faces[0].height * 3)
         job.entries.append(Entry(name, "die", net.component, ";".join(str(f) for f in net.faces), net.copies,
                                  size=f"{net.size / MM:g} mm", width_px=w, height_px=h))
@@ -125,12 +125,6 @@ def _spot(obj: dict, size: Size) -> Spot:
     """The room one board, token or die needs: its scale's width and its image's depth."""
     width = obj["Transform"]["scaleX"] * UNITS_AT_SCALE_1
     return Spot(width, width * size.height / size.width, [obj])
-
-
-def _png(image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
 
 
 def _url(job: ExportJob, name: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageChops
 from reportlab.pdfgen import canvas
 
-from pnp.render.raster import pdf_to_png, unfiltered_png
+from pnp.render.raster import EXPORT_COMPRESSION, pdf_to_png, unfiltered_png
 
 
 def test_a_fast_compression_level_keeps_every_pixel():
@@ -62,3 +62,13 @@ def test_unfiltered_rows_skip_the_padding_at_the_end_of_each_row():
         (255, 0, 0), (0, 255, 0), (0, 0, 255), (10, 20, 30), (40, 50, 60), (70, 80, 90)]
     with pytest.raises(ValueError, match="too few"):
         unfiltered_png(pixels[:-4], width, height, stride=stride)
+
+
+def test_print_rasters_at_the_export_level_keep_the_pixels_and_the_resolution():
+    pdf = _page()
+    fast, default = (pdf_to_png(pdf, px=(834, 500), compress_level=level) for level in (EXPORT_COMPRESSION, 6))
+    assert fast != default
+    a, b = Image.open(io.BytesIO(fast)), Image.open(io.BytesIO(default))
+    assert a.size == b.size == (834, 500) and a.mode == b.mode == "RGB"
+    assert a.tobytes() == b.tobytes()
+    assert a.info["dpi"] == b.info["dpi"] and round(a.info["dpi"][0]) == 300  # 834 px over 200 pt

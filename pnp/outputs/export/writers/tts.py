@@ -3,7 +3,6 @@ hidden-card image), the back image and a saved object (JSON) per deck."""
 
 from __future__ import annotations
 
-import io
 import json
 import math
 
@@ -17,7 +16,7 @@ from ..preflight import row_places, safe_zone_many
 from ..profiles import Profile
 from ..tts_objects import guid as _guid, tts_object as _tts_object
 from ..tts_table import _url as _tts_url, write_table
-from ....render.raster import rasterise_all
+from ....render.raster import EXPORT_COMPRESSION, png_bytes, rasterise_all
 
 
 def tts_card_pixels(trim: Size, profile: Profile) -> tuple[int, int]:
@@ -73,7 +72,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
         back_index = {id(card): i for i, (_, group) in enumerate(backs) for card in group}
         single_back = None
         if not unique_back:
-            single_back = job.claim(job.name("{game}-{deck}-back.png", deck=comp.id), _png(back_img[0]))
+            single_back = job.claim(job.name("{game}-{deck}-back.png", deck=comp.id),
+                                    png_bytes(back_img[0], EXPORT_COMPRESSION))
             job.entries.append(Entry(single_back, "back", comp.id, ";".join(card_ids(deck)), len(deck),
                                      size=size, width_px=cw, height_px=ch))
         custom: dict[str, dict] = {}
@@ -94,14 +94,14 @@ def write(job: ExportJob, decks, workers: int) -> None:
                 last = cols * rows - 1
                 sheet.paste(back_img[0], ((last % cols) * cw, (last // cols) * ch))
             face_name = job.claim(job.name("{game}-{deck}-faces-{card}.png", deck=comp.id, card=str(s + 1)),
-                                  _png(sheet))
+                                  png_bytes(sheet, EXPORT_COMPRESSION))
             for slot, (_, group) in enumerate(chunk):
                 job.entries.append(Entry(face_name, "face", comp.id, card_id(group[0].face), len(group),
                                          slot=slot + 1, size=size, width_px=cw, height_px=ch))
             back_url = single_back
             if back_sheet is not None:
                 back_url = job.claim(job.name("{game}-{deck}-backs-{card}.png", deck=comp.id, card=str(s + 1)),
-                                     _png(back_sheet))
+                                     png_bytes(back_sheet, EXPORT_COMPRESSION))
                 for slot, (_, group) in enumerate(chunk):
                     job.entries.append(Entry(back_url, "back", comp.id, card_id(group[0].face), len(group),
                                              slot=slot + 1, size=size, width_px=cw, height_px=ch))
@@ -113,12 +113,6 @@ def write(job: ExportJob, decks, workers: int) -> None:
         job.entries.append(Entry(name, "object", comp.id, ";".join(card_ids(deck)), len(deck), size=size))
         states.append((state, trim))
     write_table(job, states, workers)
-
-
-def _png(image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
 
 
 def _tts_json(job: ExportJob, comp: Component, deck: list[CardInstance], card_ids: dict[int, int],
