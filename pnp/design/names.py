@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from ..model.pieces import Piece
 from .elements import COMMON_EXPRESSIONS, ELEMENT_SPECS
 from .layouts import LayoutSet
-from .templating import parse_template
+from .templating import analysed, parse_template, undeclared
 
 EXPRESSION_KEYS = frozenset(COMMON_EXPRESSIONS).union(*(s.expressions for s in ELEMENT_SPECS.values()))
 """Settings that are bare expressions in whatever kind of box gives them."""
@@ -44,34 +44,33 @@ def _sources(layouts: LayoutSet, name: str, depth: int) -> list[str] | None:
     return sources
 
 
-def _parsed(layouts: LayoutSet, name: str) -> list | None:
-    """The Jinja2 syntax trees of every template layout ``name`` draws with (its boxes, the
-    layouts its repeat boxes draw, the icons' colours); None when they cannot be told."""
-    from jinja2 import TemplateError
-
+def _template_sources(layouts: LayoutSet, name: str) -> list[str] | None:
+    """Every template layout ``name`` draws with (its boxes, the layouts its repeat boxes draw,
+    the icons' colours); None when they cannot be told."""
     sources = _sources(layouts, name, 0)
     if sources is None:
         return None
     for icon in layouts.icons.values():
         sources += [v for v in (icon.fill, icon.stroke, icon.label_color) if isinstance(v, str)
                     and ("{{" in v or "{%" in v)]
-    try:
-        return [parse_template(source) for source in sources]
-    except TemplateError:
-        return None
+    return sources
 
 
 def template_names(layouts: LayoutSet, name: str) -> frozenset[str] | None:
     """The names of a piece's context that layout ``name`` reads (top-level names such as
-    ``title``, ``piece``, ``colors``), found by parsing its templates with Jinja2; None when
-    they cannot be told (an unknown layout, a template that does not parse, repeat boxes
-    nested too deep). Cached on ``layouts``."""
+    ``title``, ``piece``, ``colors``), found by parsing its templates with Jinja2
+    (:func:`pnp.design.templating.undeclared`); None when they cannot be told (an unknown
+    layout, a template that does not parse, repeat boxes nested too deep). Cached on
+    ``layouts``."""
     if name not in layouts.names:
-        from jinja2 import meta
+        from jinja2 import TemplateError
 
-        trees = _parsed(layouts, name)
-        layouts.names[name] = None if trees is None else \
-            frozenset().union(*(meta.find_undeclared_variables(tree) for tree in trees))
+        sources = _template_sources(layouts, name)
+        try:
+            found = None if sources is None else frozenset().union(*(undeclared(s) for s in sources))
+        except TemplateError:
+            found = None
+        layouts.names[name] = found
     return layouts.names[name]
 
 
@@ -81,30 +80,43 @@ def piece_fields(layouts: LayoutSet, name: str) -> frozenset[str] | None:
     ``piece`` is used whole (passed to a filter, indexed by a variable) or the templates cannot
     be told. Cached on ``layouts``."""
     if name not in layouts.piece_fields:
-        from jinja2 import nodes
+        from jinja2 import TemplateError
 
-        trees = _parsed(layouts, name)
+        sources = _template_sources(layouts, name)
         found: frozenset[str] | None = None
-        if trees is not None:
-            fields: set[str] = set()
-            read: set[int] = set()
-            for tree in trees:
-                for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
-                    target = node.node
-                    if not (isinstance(target, nodes.Name) and target.name == "piece"):
-                        continue
-                    if isinstance(node, nodes.Getattr):
-                        fields.add(node.attr)
-                    elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
-                        fields.add(node.arg.value)
-                    else:
-                        continue
-                    read.add(id(target))
-            whole = any(id(n) not in read for tree in trees for n in tree.find_all(nodes.Name)
-                        if n.name == "piece")
-            found = None if whole else frozenset(fields)
+        if sources is not None:
+            try:
+                reads = [analysed("piece-fields", source, _piece_reads) for source in sources]
+            except TemplateError:
+                reads = None
+            if reads is not None and all(fields is not None for fields in reads):
+                found = frozenset().union(*reads)
         layouts.piece_fields[name] = found
     return layouts.piece_fields[name]
+
+
+def _piece_reads(source: str) -> frozenset[str] | None:
+    """The fields of ``piece`` template ``source`` reads; None when it uses ``piece`` whole.
+    Raises jinja2.TemplateError when it does not parse."""
+    from jinja2 import nodes
+
+    tree = parse_template(source)
+    fields: set[str] = set()
+    read: set[int] = set()
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        target = node.node
+        if not (isinstance(target, nodes.Name) and target.name == "piece"):
+            continue
+        if isinstance(node, nodes.Getattr):
+            fields.add(node.attr)
+        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            fields.add(node.arg.value)
+        else:
+            continue
+        read.add(id(target))
+    if any(id(n) not in read for n in tree.find_all(nodes.Name) if n.name == "piece"):
+        return None
+    return frozenset(fields)
 
 
 def drawing_key(layouts: LayoutSet, piece: Piece) -> tuple | None:
@@ -145,12 +157,18 @@ def printed_name(raw: str) -> str | None:
     text around it (``{{ text }}``, ``{{ text or '' }}``, ``{{ cost | pips }}``): the value
     drawn is that name's, so a problem with it is a problem of that cell. None otherwise
     (``art/{{ id }}.png`` builds a path; ``{{ a }} {{ b }}`` reads two)."""
-    from jinja2 import TemplateError, meta, nodes
+    from jinja2 import TemplateError
 
     try:
-        tree = parse_template(raw)
+        return analysed("printed-name", raw, _printed_name)
     except TemplateError:
         return None
+
+
+def _printed_name(raw: str) -> str | None:
+    from jinja2 import meta, nodes
+
+    tree = parse_template(raw)
     body = tree.body
     if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1 \
             or isinstance(body[0].nodes[0], nodes.TemplateData):

@@ -6,19 +6,26 @@ or reach Python internals). With ``limits`` it also refuses numbers, ranges and 
 strings or lists larger than :data:`TEMPLATE_LIMIT`, so a typo or a hostile template cannot
 exhaust the machine. :func:`layout_env` is the shared environment of layouts (StrictUndefined,
 no autoescape, the ``pips`` filter, ``_()`` and ``{% trans %}``); :func:`compiled` and :func:`compiled_expression` cache
-compiled templates by their source for the whole process.
+compiled templates by their source for the whole process, and :func:`analysed` keeps what a
+template reads between runs.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from .. import __version__
 from ..core.cachedir import cache_folder
+from ..core.errors import PnpError
+from ..core.files import write_atomic
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
+
+T = TypeVar("T")
 
 TEMPLATE_LIMIT = 10_000
 """Largest number a template may pass to a function or filter, largest range it may loop over,
@@ -124,7 +131,7 @@ def parse_template(source: str):
 _BYTECODE: list = []
 
 
-def _fingerprint(env) -> str:
+def fingerprint(env) -> str:
     """What the code Jinja2 compiles a template to depends on besides its source: pnp's and
     Jinja2's versions, the environment's class, syntax options, filters and tests."""
     import hashlib
@@ -145,13 +152,13 @@ def bytecode_cache():
     """The Jinja2 bytecode cache shared by every run on this machine
     (:data:`pnp.core.cachedir.CACHE_ENV`), or
     None when it is switched off or its folder cannot be made. A template is compiled once per
-    source, environment and version (:func:`_fingerprint`); what it renders is the same."""
+    source, environment and version (:func:`fingerprint`); what it renders is the same."""
     if not _BYTECODE:
         from jinja2 import FileSystemBytecodeCache
 
         class Cache(FileSystemBytecodeCache):
             def get_bucket(self, environment, name, filename, source):
-                return super().get_bucket(environment, _fingerprint(environment) + ":" + name, filename, source)
+                return super().get_bucket(environment, fingerprint(environment) + ":" + name, filename, source)
 
         folder = cache_folder("templates")
         cache = Cache(str(folder), "%s.jinja") if folder is not None else None
@@ -202,6 +209,19 @@ def compiled_expression(source: str):
     return expression
 
 
+def undeclared(source: str) -> frozenset[str]:
+    """The names of the context template ``source`` reads (Jinja2's undeclared variables),
+    worked out once per source and kept between runs (:func:`pnp.design.analysis.known`).
+    Raises ``jinja2.TemplateError`` when it does not parse."""
+    return analysed("undeclared", source, _undeclared)
+
+
+def _undeclared(source: str) -> frozenset[str]:
+    from jinja2 import meta
+
+    return frozenset(meta.find_undeclared_variables(parse_template(source)))
+
+
 _READS: dict[str, tuple[str, ...] | None] = {}
 PLAIN_TYPES = (str, int, float, bool, type(None))
 """Values a rendered template may be reused for: equal values of these exact types print the
@@ -213,10 +233,10 @@ def reads(source: str) -> tuple[str, ...] | None:
     result may differ between renders of the same values (the ``random`` filter) or it does
     not parse. Raises nothing."""
     if source not in _READS:
-        from jinja2 import TemplateError, meta
+        from jinja2 import TemplateError
 
         try:
-            names = meta.find_undeclared_variables(parse_template(source))
+            names = undeclared(source)
         except TemplateError:
             names = None
         _READS[source] = None if names is None or "random" in source else tuple(sorted(names))
@@ -283,3 +303,133 @@ def name_hint(message: str, ctx: dict) -> str | None:
         return None
     close = close_match(name.group(1), ctx)
     return f"did you mean {close!r}?" if close else "names: " + ", ".join(sorted(ctx))
+
+
+# -- what templates read, worked out once per source and kept between runs ----------------------
+# Telling which names a template reads (pnp.design.names, the rules check, the accessibility
+# check) means parsing it and walking its syntax tree: about a tenth of a build of the four
+# bundled games. The answer depends only on the template's text, the layout environment and
+# the code that walks the tree, so analysed() keeps it in the machine's cache folder
+# (``analysis/``) when save_analyses() is called, in a file named after the environment's
+# fingerprint, under keys holding the walking code's digest. Deleting the folder costs time,
+# never a different answer.
+
+
+ANALYSES_KEPT = 50_000
+"""Answers the cache file keeps; past that it starts again from one run's."""
+ANALYSES_MAX_BYTES = 64 * 1024 * 1024
+"""A cache file larger than this is not read (it is not one pnp wrote)."""
+
+_ANALYSES: list = []
+"""The cache file (or None) and the answers known to this process: the file's, then those
+worked out here."""
+_ANALYSED: set[tuple] = set()
+"""Keys worked out in this process and not yet saved."""
+_DIGESTS: dict[Callable, bytes] = {}
+
+
+def analysed(kind: str, source: str, work: Callable[[str], T]) -> T:
+    """``work(source)``, remembered for ``kind`` and ``source``: from this process or the cache
+    file when an earlier run worked it out with the same code, else worked out now (and kept
+    by the next :func:`save_analyses`). ``work`` must be a pure function of ``source``
+    returning None, a string or a frozenset of strings. Raises what ``work`` raises; nothing
+    is remembered then, so each caller sees the error."""
+    key = (kind, _code_digest(work), hashlib.blake2b(source.encode("utf-8", "surrogatepass"),
+                                                      digest_size=16).digest())
+    answers = _analyses()
+    try:
+        return answers[key]
+    except KeyError:
+        pass
+    value = work(source)
+    answers[key] = value
+    _ANALYSED.add(key)
+    return value
+
+
+def save_analyses() -> None:
+    """Add the answers worked out since the last save to the cache file, merged with what other
+    runs added meanwhile. A cache that cannot be written is left as it is: the answers are
+    worked out again next time."""
+    if not _ANALYSED:
+        return
+    answers = _analyses()
+    path = _ANALYSES[0][0]
+    added = sorted(_ANALYSED)
+    _ANALYSED.clear()
+    if path is None:
+        return
+    merged = _read_analyses(path)
+    if len(merged) + len(added) > ANALYSES_KEPT:
+        merged = {}
+    merged.update((key, answers[key]) for key in added)
+    try:
+        write_atomic(path, marshal.dumps(merged))
+    except (OSError, PnpError, ValueError):
+        pass
+
+
+def forget_analyses() -> None:
+    """Drop what this process knows and read the cache file afresh on the next :func:`analysed`
+    (for tests, and after the cache folder is changed)."""
+    _ANALYSES.clear()
+    _ANALYSED.clear()
+
+
+def _analyses() -> dict:
+    if not _ANALYSES:
+        path = _analyses_file()
+        _ANALYSES.append((path, _read_analyses(path) if path is not None else {}))
+    return _ANALYSES[0][1]
+
+
+def _analyses_file():
+    """The cache file of this layout environment's answers, or None without a cache folder."""
+    folder = cache_folder("analysis")
+    if folder is None:
+        return None
+    return folder / f"{fingerprint(layout_env())}.marshal"
+
+
+def _read_analyses(path) -> dict:
+    """The answers a cache file holds ({} when it is absent, too large or not one)."""
+    try:
+        if path.stat().st_size > ANALYSES_MAX_BYTES:
+            return {}
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {key: value for key, value in data.items()
+            if isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], str)
+            and isinstance(key[1], bytes) and isinstance(key[2], bytes) and _sound(value)}
+
+
+def _sound(value) -> bool:
+    """Whether ``value`` is of a kind :func:`analysed` answers: None, a string, or a frozenset
+    of strings."""
+    return value is None or isinstance(value, str) or \
+        (isinstance(value, frozenset) and all(isinstance(v, str) for v in value))
+
+
+def _code_digest(work: Callable) -> bytes:
+    """A digest of the code of ``work`` (its bytecode, names and constants, nested functions
+    included): an answer worked out by other code is not taken for this one's."""
+    digest = _DIGESTS.get(work)
+    if digest is None:
+        h = hashlib.blake2b(digest_size=8)
+        h.update(getattr(work, "__module__", "").encode() + b"." + getattr(work, "__qualname__", "").encode())
+        _feed(h, work.__code__)
+        digest = _DIGESTS[work] = h.digest()
+    return digest
+
+
+def _feed(h, code) -> None:
+    h.update(code.co_code)
+    h.update(repr(code.co_names).encode())
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            _feed(h, const)
+        else:
+            h.update(repr(const).encode())

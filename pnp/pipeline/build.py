@@ -19,6 +19,7 @@ from ..core import progress
 from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
 from ..core.parallel import default_workers, map_ordered
+from ..design.templating import save_analyses
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, RULEBOOK_FILE, GameSource
 from ..model.load import LoadOptions
@@ -128,6 +129,7 @@ def run_game(job: BuildJob) -> GameReport:
                          before, parts)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
+    save_analyses()  # what the data checks' templates read, for the next run
     return report
 
 

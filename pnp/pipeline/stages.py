@@ -18,6 +18,7 @@ from ..core.errors import PnpError
 from ..core.files import file_digest
 from ..core.findings import Finding
 from ..core.parallel import process_context
+from ..design.templating import save_analyses
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
 
@@ -86,6 +87,8 @@ def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
             return stage.render(dry), False
     except PnpError as exc:
         return BuildResult(findings=[stage_failure(e) for e in getattr(exc, "errors", None) or [exc]]), True
+    finally:
+        save_analyses()  # what the stage's templates read, for the next run (in whichever process)
 
 
 _FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])
@@ -108,6 +111,8 @@ def _side_one(task: Callable[[], object]) -> object:
         return task()
     except Exception as exc:  # noqa: BLE001 - handed to the caller, which handles or raises it
         return exc
+    finally:
+        save_analyses()
 
 
 def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]]

@@ -24,7 +24,7 @@ from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from ..core.tomlpos import line_of
 from ..design.names import EXPRESSION_KEYS
-from ..design.templating import parse_template
+from ..design.templating import analysed, parse_template
 from ..model.game import Game
 from .rulesfile import RuleBook
 
@@ -131,14 +131,22 @@ def _jinja_refs(source: str, expression: bool = False) -> frozenset[str]:
     (``{% set R = rules %}`` … ``R.hand_limit``); cached per source."""
     if "rules" not in source:
         return frozenset()  # every path read starts from the name rules, in this same source
-    from jinja2 import TemplateError, nodes
+    from jinja2 import TemplateError
 
     if expression:
         source = "{{ (" + source + ") }}"
     try:
-        tree = parse_template(source)
+        return analysed("rules-refs", source, _rules_refs)
     except TemplateError:
         return frozenset()  # prose, or a template whose error the part that runs it reports
+
+
+def _rules_refs(source: str) -> frozenset[str]:
+    """The ``rules.…`` paths template ``source`` reads (:func:`_jinja_refs`). Raises
+    jinja2.TemplateError when it does not parse."""
+    from jinja2 import nodes
+
+    tree = parse_template(source)
 
     def chain(node) -> tuple[Any, list[str], list[int]]:
         """The name a Getattr/Getitem chain starts from, its steps (outermost last) and the

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from ...core.findings import Finding
 from ...design.layouts import LayoutSet
-from ...design.templating import parse_template
+from ...design.templating import undeclared
 from ...render import vision
 from .walk import Shown, resolve
 
@@ -54,10 +54,10 @@ def _names(raw) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _template_names(raw: str) -> tuple[str, ...]:
-    from jinja2 import TemplateError, meta
+    from jinja2 import TemplateError
 
     try:
-        return tuple(sorted(meta.find_undeclared_variables(parse_template(raw)) - _NOT_CATEGORIES))
+        return tuple(sorted(undeclared(raw) - _NOT_CATEGORIES))
     except TemplateError:
         return ()
 
