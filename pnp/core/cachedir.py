@@ -1,6 +1,6 @@
-"""The folder of caches shared by every run on this machine: compiled templates, colour
-differences. What a cache holds is only ever a faster way to the same result; deleting the
-folder costs time, never bytes."""
+"""The folder of caches shared by every run on this machine: compiled templates, what
+templates read, colour differences, the tables ``pnp list`` printed. What a cache holds is
+only ever a faster way to the same result; deleting the folder costs time, never bytes."""
 
 from __future__ import annotations
 
