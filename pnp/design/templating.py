@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import os
 import re
 from typing import Any, Callable, TypeVar
 
@@ -319,6 +320,9 @@ ANALYSES_KEPT = 50_000
 """Answers the cache file keeps; past that it starts again from one run's."""
 ANALYSES_MAX_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (it is not one pnp wrote)."""
+ANALYSES_DIGEST = 16
+"""Bytes of the BLAKE2 digest a cache file starts with: a file damaged since it was written is
+not read."""
 
 _ANALYSES: list = []
 """The cache file (or None) and the answers known to this process: the file's, then those
@@ -364,7 +368,8 @@ def save_analyses() -> None:
         merged = {}
     merged.update((key, answers[key]) for key in added)
     try:
-        write_atomic(path, marshal.dumps(merged))
+        payload = marshal.dumps(merged)
+        write_atomic(path, hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() + payload)
     except (OSError, PnpError, ValueError):
         pass
 
@@ -392,11 +397,20 @@ def _analyses_file():
 
 
 def _read_analyses(path) -> dict:
-    """The answers a cache file holds ({} when it is absent, too large or not one)."""
+    """The answers a cache file holds ({} when it is absent, not a regular file, too large,
+    or not one pnp wrote whole: its first bytes are a BLAKE2 digest of the rest)."""
+    import stat
+
     try:
-        if path.stat().st_size > ANALYSES_MAX_BYTES:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > ANALYSES_MAX_BYTES:
+            return {}  # a pipe or a device would never end, or end too late
+        with open(path, "rb") as fh:
+            raw = fh.read(ANALYSES_MAX_BYTES + 1)
+        digest, payload = raw[:ANALYSES_DIGEST], raw[ANALYSES_DIGEST:]
+        if len(raw) > ANALYSES_MAX_BYTES or hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() != digest:
             return {}
-        data = marshal.loads(path.read_bytes())
+        data = marshal.loads(payload)
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     if not isinstance(data, dict):

@@ -91,3 +91,20 @@ def test_layout_names_and_piece_fields_are_the_same_from_the_cache(cache):
     again = SimpleNamespace(layouts={"card": layout}, icons={}, names={}, piece_fields={})
     assert (template_names(again, "card"), piece_fields(again, "card")) == cold
     assert cold == (frozenset({"colors", "title", "piece", "cost"}), frozenset({"copy"}))
+
+
+def test_a_changed_byte_or_a_file_that_never_ends_is_not_read(cache):
+    import os
+
+    assert undeclared("{{ piece.copy }} {{ title }}") == frozenset({"piece", "title"})
+    save_analyses()
+    (path,) = cache.glob("*.marshal")
+    data = path.read_bytes()
+    assert b"title" in data
+    path.write_bytes(data.replace(b"title", b"titlf"))  # same length, still loads as marshal
+    forget_analyses()
+    assert undeclared("{{ piece.copy }} {{ title }}") == frozenset({"piece", "title"})  # not the damaged answer
+    path.unlink()
+    os.mkfifo(path)  # read_bytes() of a pipe with no writer would wait for ever
+    forget_analyses()
+    assert undeclared("{{ cost }}") == frozenset({"cost"})
