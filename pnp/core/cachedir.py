@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
+
+from .errors import PnpError
+from .files import write_atomic
 
 CACHE_ENV = "PNP_CACHE_DIR"
 """Environment variable naming the cache folder (empty: keep no cache). Default
@@ -32,3 +36,19 @@ def cache_folder(name: str) -> Path | None:
     except OSError:
         return None
     return folder
+
+
+def save_merged(path: Path, read: Callable[[Path], dict], added: dict, kept: int,
+                encode: Callable[[dict], bytes]) -> None:
+    """Add ``added`` to the cache file ``path``, merged with what the file holds now (``read``;
+    other runs may have saved to it since this one read it), starting afresh from ``added``
+    past ``kept`` entries, and write it whole (``encode``) atomically. A file that cannot be
+    written is left as it is: what it would have held is worked out again next time."""
+    merged = read(path)
+    if len(merged) + len(added) > kept:
+        merged = {}
+    merged.update(added)
+    try:
+        write_atomic(path, encode(merged))
+    except (OSError, PnpError, ValueError):
+        pass

@@ -19,9 +19,7 @@ import re
 from typing import Any, Callable, TypeVar
 
 from .. import __version__
-from ..core.cachedir import cache_folder
-from ..core.errors import PnpError
-from ..core.files import write_atomic
+from ..core.cachedir import cache_folder, save_merged
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -132,11 +130,9 @@ def parse_template(source: str):
 _BYTECODE: list = []
 
 
-def fingerprint(env) -> str:
+def _fingerprint(env) -> str:
     """What the code Jinja2 compiles a template to depends on besides its source: pnp's and
     Jinja2's versions, the environment's class, syntax options, filters and tests."""
-    import hashlib
-
     import jinja2
 
     parts = (__version__, jinja2.__version__, type(env).__mro__[1].__qualname__, type(env).__qualname__,
@@ -153,13 +149,13 @@ def bytecode_cache():
     """The Jinja2 bytecode cache shared by every run on this machine
     (:data:`pnp.core.cachedir.CACHE_ENV`), or
     None when it is switched off or its folder cannot be made. A template is compiled once per
-    source, environment and version (:func:`fingerprint`); what it renders is the same."""
+    source, environment and version (:func:`_fingerprint`); what it renders is the same."""
     if not _BYTECODE:
         from jinja2 import FileSystemBytecodeCache
 
         class Cache(FileSystemBytecodeCache):
             def get_bucket(self, environment, name, filename, source):
-                return super().get_bucket(environment, fingerprint(environment) + ":" + name, filename, source)
+                return super().get_bucket(environment, _fingerprint(environment) + ":" + name, filename, source)
 
         folder = cache_folder("templates")
         cache = Cache(str(folder), "%s.jinja") if folder is not None else None
@@ -173,8 +169,6 @@ def _from_cache(env, source: str):
     cache = bytecode_cache()
     if cache is None:
         return env.from_string(source)
-    import hashlib
-
     bucket = cache.get_bucket(env, "<string>:" + hashlib.sha256(source.encode("utf-8")).hexdigest(), None, source)
     if bucket.code is None:
         bucket.code = env.compile(source)
@@ -363,15 +357,12 @@ def save_analyses() -> None:
     _ANALYSED.clear()
     if path is None:
         return
-    merged = _read_analyses(path)
-    if len(merged) + len(added) > ANALYSES_KEPT:
-        merged = {}
-    merged.update((key, answers[key]) for key in added)
-    try:
-        payload = marshal.dumps(merged)
-        write_atomic(path, hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() + payload)
-    except (OSError, PnpError, ValueError):
-        pass
+    save_merged(path, _read_analyses, {key: answers[key] for key in added}, ANALYSES_KEPT, _encode_analyses)
+
+
+def _encode_analyses(answers: dict) -> bytes:
+    payload = marshal.dumps(answers)
+    return hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() + payload
 
 
 def forget_analyses() -> None:
@@ -393,7 +384,7 @@ def _analyses_file():
     folder = cache_folder("analysis")
     if folder is None:
         return None
-    return folder / f"{fingerprint(layout_env())}.marshal"
+    return folder / f"{_fingerprint(layout_env())}.marshal"
 
 
 def _read_analyses(path) -> dict:

@@ -26,9 +26,7 @@ from functools import lru_cache
 from importlib.util import find_spec
 
 from .. import __version__
-from ..core.cachedir import cache_folder
-from ..core.errors import PnpError
-from ..core.files import write_atomic
+from ..core.cachedir import cache_folder, save_merged
 
 VISIONS = ("deuteranopia", "protanopia", "tritanopia")
 """The colour-vision deficiencies simulated, most common first."""
@@ -195,15 +193,10 @@ def save_differences() -> None:
     if path is None:
         _ADDED.clear()
         return
-    merged = _read_differences(path)
-    if len(merged) + len(_ADDED) > DIFFERENCES_KEPT:
-        merged = {}
-    merged.update((key, known[key]) for key in sorted(_ADDED))
+    added = {key: known[key] for key in sorted(_ADDED)}
     _ADDED.clear()
-    try:
-        write_atomic(path, json.dumps(merged, sort_keys=True).encode("utf-8"))
-    except (OSError, PnpError):
-        pass
+    save_merged(path, _read_differences, added, DIFFERENCES_KEPT,
+                lambda merged: json.dumps(merged, sort_keys=True).encode("utf-8"))
 
 
 @lru_cache(maxsize=4096)
