@@ -11,6 +11,7 @@ processes; each game writes only its own folder.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -31,6 +32,7 @@ from .cache import BuildRecord
 from .fresh import before_run, remember
 from .language import localize, mark
 from .report import GameReport
+from .schedule import longest_first, remember_timings, timing_key
 from .changes import reprint_plan
 from .stages import render_stages, stage_failure, write_failure, write_stages
 from .versions import current_snapshot, diff as compare, resolve_since, save_last, sheet_positions
@@ -200,14 +202,38 @@ def run_jobs(jobs: list[BuildJob], workers: int | None = None,
     """Run games side by side, one process per core (at most 2 by default), reports in the
     order of ``jobs``. Falls back to this process when workers cannot start. ``listener``
     receives every game's progress events (:mod:`pnp.core.progress`) in this process. A
-    single game renders its stages side by side instead (:attr:`BuildJob.stage_workers`)."""
+    single game renders its stages side by side instead (:attr:`BuildJob.stage_workers`). When
+    the games outnumber the processes they are started longest first, by their last run's
+    time (:mod:`pnp.pipeline.schedule`); what each writes is the same in any order."""
     cores = workers or default_workers()
     if len(jobs) == 1 and cores > 1:
         jobs = [replace(jobs[0], stage_workers=cores)]
+    keys = [timing_key(job.source.path, job.write) for job in jobs]
+    order = longest_first(keys) if 1 < cores < len(jobs) else list(range(len(jobs)))
+    queued = [jobs[i] for i in order]
     if listener is None:
-        return map_ordered(run_game, jobs, workers)
-    with progress.relay(listener) as queue:
-        return map_ordered(run_game, jobs, workers, initializer=progress.send_to, initargs=(queue,))
+        timed = map_ordered(_timed_game, queued, workers)
+    else:
+        with progress.relay(listener) as queue:
+            timed = map_ordered(_timed_game, queued, workers, initializer=progress.send_to, initargs=(queue,))
+    reports: list[GameReport] = [None] * len(jobs)  # type: ignore[list-item]
+    for i, (report, _) in zip(order, timed):
+        reports[i] = report
+    remember_timings({keys[i]: seconds for i, (_, seconds) in zip(order, timed) if _every_output(jobs[i].settings)})
+    return reports
+
+
+def _timed_game(job: BuildJob) -> tuple[GameReport, float]:
+    """:func:`run_game` of ``job`` and how long it took (s, wall clock), for the next run's
+    order (:mod:`pnp.pipeline.schedule`)."""
+    start = time.perf_counter()
+    report = run_game(job)
+    return report, time.perf_counter() - start
+
+
+def _every_output(settings: BuildSettings) -> bool:
+    """Whether a run makes every output in full, the run whose time orders the next one."""
+    return settings.outputs is None and not settings.only and settings.changed_since is None
 
 
 def build_game(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings()

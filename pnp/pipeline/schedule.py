@@ -1,0 +1,64 @@
+"""The order games are handed to worker processes: longest first.
+
+Worker processes take the next game as they become free, so when the games outnumber the
+workers the last game to start decides when the build ends. Starting the longest first (the
+longest-processing-time rule) leaves the short ones to fill the gaps. How long a game takes is
+what its previous run took on this machine, kept in the cache folder (``timings/games.json``,
+seconds by game folder and kind of run); a game never timed goes first, in the order given.
+The order changes only when each game runs, never what it writes: every game writes its own
+folder and the reports keep the order of the jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..core.cachedir import cache_folder, save_merged
+
+TIMINGS_FILE = "games.json"
+KEPT_TIMINGS = 1000
+"""Entries past which the timings file starts afresh (games built on this machine)."""
+
+
+def timing_key(source: Path, write: bool) -> str:
+    """The key of one game's timing: its folder (resolved) and whether the run wrote (a build)
+    or not (a check), which take different times."""
+    return f"{'build' if write else 'check'} {source.resolve()}"
+
+
+def _timings_path() -> Path | None:
+    folder = cache_folder("timings")
+    return folder / TIMINGS_FILE if folder is not None else None
+
+
+def _read(path: Path) -> dict[str, float]:
+    """The timings in ``path``: key -> seconds; empty when the file is missing, unreadable or
+    not a JSON object of finite, non-negative numbers (those entries are left out)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: float(v) for k, v in data.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0}
+
+
+def longest_first(keys: list[str]) -> list[int]:
+    """Indices into ``keys`` (see :func:`timing_key`), the game expected to take longest first:
+    the games never timed first, in their given order, then the others by their last time,
+    longest first (ties in their given order)."""
+    path = _timings_path()
+    known = _read(path) if path is not None else {}
+    return sorted(range(len(keys)), key=lambda i: -known.get(keys[i], math.inf))
+
+
+def remember_timings(seconds: dict[str, float]) -> None:
+    """Keep each game's run time (key -> seconds, wall clock) for the next run's order."""
+    path = _timings_path()
+    if path is None or not seconds:
+        return
+    save_merged(path, _read, {k: round(v, 4) for k, v in seconds.items()}, KEPT_TIMINGS,
+                lambda d: (json.dumps(d, indent=0, sort_keys=True) + "\n").encode("utf-8"))
