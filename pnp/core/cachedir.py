@@ -4,7 +4,9 @@ only ever a faster way to the same result; deleting the folder costs time, never
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
 from pathlib import Path
 from typing import Callable
 
@@ -52,3 +54,31 @@ def save_merged(path: Path, read: Callable[[Path], dict], added: dict, kept: int
         write_atomic(path, encode(merged))
     except (OSError, PnpError, ValueError):
         pass
+
+
+SEAL_DIGEST = 16
+"""Bytes of the BLAKE2 digest a sealed cache file starts with (:func:`sealed`)."""
+
+
+def sealed(payload: bytes) -> bytes:
+    """``payload`` as a cache file holds it: a BLAKE2 digest of it first, so that a file
+    damaged since it was written is not read (:func:`read_sealed`)."""
+    return hashlib.blake2b(payload, digest_size=SEAL_DIGEST).digest() + payload
+
+
+def read_sealed(path: Path, max_bytes: int) -> bytes | None:
+    """The payload of the sealed cache file ``path`` (:func:`sealed`), or None when the file is
+    absent, not a regular file (a pipe or a device would never end, or end too late), larger
+    than ``max_bytes`` or not one written whole."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        with open(path, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+    except OSError:
+        return None
+    digest, payload = raw[:SEAL_DIGEST], raw[SEAL_DIGEST:]
+    if len(raw) > max_bytes or hashlib.blake2b(payload, digest_size=SEAL_DIGEST).digest() != digest:
+        return None
+    return payload

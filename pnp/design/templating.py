@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import re
 from typing import Any, Callable, TypeVar
 
 from .. import __version__
-from ..core.cachedir import cache_folder, save_merged
+from ..core.cachedir import cache_folder, read_sealed, save_merged, sealed
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -314,9 +313,6 @@ ANALYSES_KEPT = 50_000
 """Answers the cache file keeps; past that it starts again from one run's."""
 ANALYSES_MAX_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (it is not one pnp wrote)."""
-ANALYSES_DIGEST = 16
-"""Bytes of the BLAKE2 digest a cache file starts with: a file damaged since it was written is
-not read."""
 
 _ANALYSES: list = []
 """The cache file (or None) and the answers known to this process: the file's, then those
@@ -361,8 +357,7 @@ def save_analyses() -> None:
 
 
 def _encode_analyses(answers: dict) -> bytes:
-    payload = marshal.dumps(answers)
-    return hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() + payload
+    return sealed(marshal.dumps(answers))
 
 
 def forget_analyses() -> None:
@@ -389,20 +384,11 @@ def _analyses_file():
 
 def _read_analyses(path) -> dict:
     """The answers a cache file holds ({} when it is absent, not a regular file, too large,
-    or not one pnp wrote whole: its first bytes are a BLAKE2 digest of the rest)."""
-    import stat
-
+    or not one pnp wrote whole: :func:`pnp.core.cachedir.read_sealed`)."""
+    payload = read_sealed(path, ANALYSES_MAX_BYTES)
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > ANALYSES_MAX_BYTES:
-            return {}  # a pipe or a device would never end, or end too late
-        with open(path, "rb") as fh:
-            raw = fh.read(ANALYSES_MAX_BYTES + 1)
-        digest, payload = raw[:ANALYSES_DIGEST], raw[ANALYSES_DIGEST:]
-        if len(raw) > ANALYSES_MAX_BYTES or hashlib.blake2b(payload, digest_size=ANALYSES_DIGEST).digest() != digest:
-            return {}
-        data = marshal.loads(payload)
-    except (OSError, ValueError, EOFError, TypeError):
+        data = marshal.loads(payload) if payload is not None else {}
+    except (ValueError, EOFError, TypeError):
         return {}
     if not isinstance(data, dict):
         return {}
