@@ -20,9 +20,10 @@ from typing import Any, Callable
 
 import msgspec
 
+from . import tomlcache
 from .errors import Location, PnpError
 from .suggest import did_you_mean
-from .tomlpos import line_of, toml_key_lines
+from .tomlpos import line_of
 
 TYPE_WORDS = {"str": "text in quotes", "int": "whole number", "float": "number", "bool": "true or false",
               "array": "list [...]", "object": "table", "null": "nothing"}
@@ -44,7 +45,7 @@ class TomlFile:
 
     @classmethod
     def of_text(cls, display: str, text: str, prefix: str = "") -> "TomlFile":
-        return cls(display, toml_key_lines(text), prefix)
+        return cls(display, tomlcache.key_lines(text), prefix)
 
     def key(self, key: str | None) -> str | None:
         """``key`` with the file's prefix."""

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, Union
 
 from msgspec import Meta, Struct
 
+from ..core import tomlcache
 from ..core.errors import LayoutError, Location
 from ..core.schema import TomlFile, check
 from ..core.suggest import did_you_mean
@@ -319,7 +320,7 @@ def _parse_layouts(path: Path, display: str, text: str, colors: dict[str, str], 
     """The LayoutSet written in ``text`` (the file at ``path``): see :func:`load_layouts`."""
     file = TomlFile(display)
     try:
-        data = tomllib.loads(text)
+        data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
         raise LayoutError(message, location=where, rule="layout.file", hint=toml_hint(message)) from None

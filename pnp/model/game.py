@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..core import units
+from ..core import tomlcache, units
 from ..core.errors import Location, Problem
-from ..core.tomlpos import line_of, toml_key_lines
+from ..core.tomlpos import line_of
 
 COMPONENT_KINDS = ("deck", "board", "tokens", "die", "table", "rulebook")
 """deck: cards; board: a board or player board; tokens: tokens, standees, cubes, workers;
@@ -250,7 +250,7 @@ class Game:
                 text = (self.path / "game.toml").read_text(encoding="utf-8-sig")
             except OSError:
                 text = ""
-            self._key_lines = toml_key_lines(text)
+            self._key_lines = tomlcache.key_lines(text)
         display = f"{self.display_root}/game.toml"
         return Location(display, line_of(self._key_lines, key), None, key) if key else Location(display)
 

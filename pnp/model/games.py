@@ -3,11 +3,11 @@ each game's designs (its templates folder) live."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 import os
 from pathlib import Path
 
+from ..core import tomlcache
 from ..core.errors import PnpError
 from ..core.suggest import did_you_mean
 
@@ -127,7 +127,7 @@ def game_id(path: Path) -> str | None:
         return None
     if text not in _IDS:
         try:
-            gid = str(tomllib.loads(text)["game"]["id"])
+            gid = str(tomlcache.loads(text)["game"]["id"])
         except (ValueError, KeyError, TypeError):
             gid = None
         if len(_IDS) >= _IDS_KEPT:
@@ -140,7 +140,7 @@ def game_languages(path: Path) -> tuple[str, ...]:
     """The languages a game folder's manifest declares (``[game] languages``, the source
     first), or () when it declares none or cannot be read (loading the game says why)."""
     try:
-        langs = tomllib.loads((Path(path) / "game.toml").read_text(encoding="utf-8-sig"))["game"].get("languages", [])
+        langs = tomlcache.loads((Path(path) / "game.toml").read_text(encoding="utf-8-sig"))["game"].get("languages", [])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return ()
     return tuple(str(code) for code in langs) if isinstance(langs, list) else ()

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, Union
 
 from msgspec import Meta, Struct
 
-from ..core import units
+from ..core import tomlcache, units
 from ..core.errors import Location, ManifestError, Problem
 from ..core.schema import TomlFile, check
 from ..core.suggest import close_match, did_you_mean
@@ -346,7 +346,7 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
                             rule="schema.manifest")
     try:
         text = manifest_path.read_text(encoding="utf-8-sig")
-        data = tomllib.loads(text)
+        data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
         raise ManifestError(message, location=where, rule="schema.manifest",

@@ -20,7 +20,6 @@ from ..core import progress
 from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
 from ..core.parallel import default_workers, map_ordered
-from ..design.templating import save_analyses
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, RULEBOOK_FILE, GameSource
 from ..model.load import LoadOptions
@@ -34,7 +33,7 @@ from .language import localize, mark
 from .report import GameReport
 from .schedule import longest_first, remember_timings, timing_key
 from .changes import reprint_plan
-from .stages import render_stages, stage_failure, write_failure, write_stages
+from .stages import render_stages, save_caches, stage_failure, write_failure, write_stages
 from .versions import current_snapshot, diff as compare, resolve_since, save_last, sheet_positions
 
 
@@ -131,7 +130,7 @@ def run_game(job: BuildJob) -> GameReport:
                          before, parts)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
-    save_analyses()  # what the data checks' templates read, for the next run
+    save_caches()  # what the data checks parsed and their templates read, for the next run
     return report
 
 

@@ -18,6 +18,7 @@ from ..core.errors import PnpError
 from ..core.files import file_digest
 from ..core.findings import Finding
 from ..core.parallel import process_context
+from ..core.tomlcache import save_parsed
 from ..design.templating import save_analyses
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
@@ -79,6 +80,14 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     return out
 
 
+def save_caches() -> None:
+    """Keep what this process worked out that depends only on text, for the next run: what
+    templates read (:func:`~pnp.design.templating.save_analyses`) and the TOML files parsed
+    (:func:`~pnp.core.tomlcache.save_parsed`)."""
+    save_analyses()
+    save_parsed()
+
+
 def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
     """``stage`` rendered, and whether it failed (a PnpError, which becomes its finding; one
     listing several problems, ``errors``, a finding each)."""
@@ -88,7 +97,7 @@ def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
     except PnpError as exc:
         return BuildResult(findings=[stage_failure(e) for e in getattr(exc, "errors", None) or [exc]]), True
     finally:
-        save_analyses()  # what the stage's templates read, for the next run (in whichever process)
+        save_caches()  # what the stage parsed and its templates read, for the next run (in whichever process)
 
 
 _FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])
@@ -112,7 +121,7 @@ def _side_one(task: Callable[[], object]) -> object:
     except Exception as exc:  # noqa: BLE001 - handed to the caller, which handles or raises it
         return exc
     finally:
-        save_analyses()
+        save_caches()
 
 
 def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]]

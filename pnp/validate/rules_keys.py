@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..core import tomlcache
 from ..core.errors import Location
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
@@ -200,7 +201,7 @@ def template_refs(templates_dir: Path | None) -> set[str]:
             if path.suffix == ".j2":
                 found |= _jinja_refs(path.read_text(encoding="utf-8-sig"))
             elif path.suffix == ".toml":
-                for key, text in _settings(tomllib.loads(path.read_text(encoding="utf-8-sig"))):
+                for key, text in _settings(tomlcache.loads(path.read_text(encoding="utf-8-sig"))):
                     if key in EXPRESSION_KEYS:
                         found |= _jinja_refs(text, expression=True)
                     elif "{{" in text or "{%" in text:

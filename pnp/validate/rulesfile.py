@@ -15,11 +15,12 @@ from typing import Any, Union
 
 from msgspec import Struct
 
+from ..core import tomlcache
 from ..core.errors import Location, PnpError, Problem
 from ..core.schema import TomlFile, check
 from ..core.findings import SEVERITIES, Finding
 from ..core.suggest import did_you_mean
-from ..core.tomlpos import line_of, toml_error, toml_hint, toml_key_lines
+from ..core.tomlpos import line_of, toml_error, toml_hint
 from ..model.game import Component, Game
 from .expressions import Evaluator
 from .kinds import RULE_KINDS
@@ -121,13 +122,13 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
         return book, [Finding.at("error", "rules.file", Location(book.display), "rules.toml is not UTF-8 text",
                                  hint="save it as UTF-8")]
     try:
-        data = tomllib.loads(text)
+        data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(book.display, exc)
         hint = "a table written twice: each rule starts with its own [[rule]] (two brackets)" \
             if "overwrite" in message.lower() else toml_hint(message)
         return book, [Finding.at("error", "rules.file", where, message, hint=hint)]
-    book.lines = toml_key_lines(text)
+    book.lines = tomlcache.key_lines(text)
     findings: list[Finding] = []
     for key in data:
         if key not in TOP_KEYS:

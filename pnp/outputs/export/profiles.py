@@ -26,6 +26,7 @@ import msgspec
 from msgspec import Meta, Struct
 from pathlib import Path
 
+from ...core import tomlcache
 from ...core.errors import Location, PnpError
 from ...core.schema import TomlFile, check
 from ...core.suggest import did_you_mean
@@ -170,7 +171,7 @@ def _manifest_file(game: Game) -> TomlFile:
 def _read_toml(path: Path, display: str) -> tuple[dict, str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
-        return tomllib.loads(text), text
+        return tomlcache.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         where, message = toml_error(display, exc)
         raise ProfileError(message, location=where, hint=toml_hint(message)) from None
