@@ -276,6 +276,67 @@ def test_contents_without_headings_still_draw_the_pages():
     assert "Only a paragraph." in page_texts(result.pdf)[0]
 
 
+def _book_with_contents() -> str:
+    body = "\n\n".join(f"Sentence {k} of the section, long enough to wrap over a line or two of the page."
+                       for k in range(40))
+    table = "| Name | Value |\n|---|---:|\n" + "\n".join(f"| Row {k} with words | {k} |" for k in range(30))
+    return f"# Title\n\n[TOC]\n\n## First part\n\n{body}\n\n{table}\n\n### Inner\n\n{body}\n\n" \
+           f"## Second part\n\n{body}\n\nThe last line.\n"
+
+
+def test_a_paragraph_breaks_its_lines_once_and_the_pages_are_as_without_that(monkeypatch):
+    from reportlab.platypus import Paragraph
+
+    from pnp.outputs.rulebook import inline, story
+    from pnp.outputs.rulebook.pagination import paragraph_class
+
+    breaks: dict[int, int] = {}
+    draws: dict[int, int] = {}
+    kept: list = []  # alive to the end, so that no two paragraphs share an id
+    real_break, real_draw = Paragraph.breakLines, Paragraph.drawOn
+
+    def count(into, para) -> None:
+        if type(para) in (paragraph_class(), Paragraph):  # (the contents' own lines aside)
+            kept.append(para)
+            into[id(para)] = into.get(id(para), 0) + 1
+
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, *a, **k: count(breaks, self) or real_break(self, *a, **k))
+    monkeypatch.setattr(Paragraph, "drawOn", lambda self, *a, **k: count(draws, self) or real_draw(self, *a, **k))
+    md = _book_with_contents()
+    once = markdown_pdf(md, PAPER_SIZES["letter"], title="Passes")
+    ours = [k for k in breaks if any(id(p) == k and type(p) is paragraph_class() for p in kept)]
+    assert len(ours) > 100
+    # two passes, keep-with-next, table cells: broken once; a table's header, drawn again on each
+    # page the table reaches, once a page
+    assert all(breaks[k] <= max(1, draws.get(k, 0)) for k in ours)
+    assert any(draws.get(k, 0) > 1 for k in ours)
+    counted = sum(breaks[k] for k in ours)
+    breaks.clear()
+    for module in (story, inline):
+        monkeypatch.setattr(module, "paragraph_class", lambda: Paragraph)
+    plain = markdown_pdf(md, PAPER_SIZES["letter"], title="Passes")
+    assert sum(breaks.values()) > 2 * counted  # platypus's own Paragraph breaks each several times
+    assert once.pdf == plain.pdf and once.pages == plain.pages
+
+
+def test_a_drawn_paragraph_breaks_its_lines_again_when_asked_again(monkeypatch):
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.outputs.rulebook.pagination import paragraph_class
+
+    para = paragraph_class()("Words enough to make a paragraph of more than one line " * 4, ParagraphStyle("s"))
+    calls = []
+    real = type(para).__mro__[1].breakLines
+    monkeypatch.setattr(type(para).__mro__[1], "breakLines", lambda self, w: calls.append(w) or real(self, w))
+    first = para.wrap(200, 500)
+    assert para.wrap(200, 400) == first and len(calls) == 1
+    assert para.wrap(150, 500)[1] > first[1] and len(calls) == 2  # another width: broken for it
+    para.wrap(200, 500)
+    para.drawOn(Canvas(io.BytesIO()), 0, 0)
+    assert para.wrap(200, 500) == first and len(calls) == 4
+
+
 def test_misspelt_template_name_names_file_line_and_suggestion(tmp_path):
     game_dir, tdir = tiny_with(tmp_path, "# {{ game.title }}\n\nSome text.\n{{ tabels.cards }}\n")
     game = load_game(game_dir, "tiny")

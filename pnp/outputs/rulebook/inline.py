@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .images import picture_size, picture_stack_class
+from .pagination import paragraph_class
 
 LINE_PICTURE = 1.5
 """A picture up to this many times the text size tall is drawn inside the line."""
@@ -38,7 +39,6 @@ def has_pictures_in_text(segments) -> bool:
 def paragraph_with_pictures(story, segments, style) -> list:
     """The flowables of a paragraph of ``style`` whose text holds pictures (see the module
     docstring), for ``story`` (a :class:`pnp.outputs.rulebook.story.MarkdownStory`)."""
-    from reportlab.platypus import Paragraph
     from reportlab.platypus.flowables import ImageAndFlowables
 
     size, frame_w, gap = style.fontSize, story.frame_w, story.st.base * 0.8
@@ -58,7 +58,7 @@ def paragraph_with_pictures(story, segments, style) -> list:
             beside.append((value, width, height))
         else:
             wide.append(value)
-    para = Paragraph("".join(parts).strip(), style)
+    para = paragraph_class()("".join(parts).strip(), style)
     flows: list = [para]
     if beside:
         stack = picture_stack_class()(beside, gap, story.drawn, story.locate)

@@ -29,6 +29,35 @@ def back_cover_mark_class():
     return BackCoverMark
 
 
+@cache
+def paragraph_class():
+    """The platypus Paragraph a rulebook's text is set in: one that breaks its lines once per
+    width. Platypus asks a paragraph for its size several times at the same width (to keep a
+    heading with what follows, to fill a table, on each pass of a book with a table of
+    contents): five times on average in the bundled rulebooks, each a full line-breaking run.
+    The lines of the last width asked are kept and given again until the paragraph is drawn;
+    drawing drops them, so a paragraph drawn is broken afresh if asked again. Same lines, same
+    bytes."""
+    from reportlab.platypus import Paragraph
+
+    class WrapOnceParagraph(Paragraph):
+        def wrap(self, availWidth, availHeight):
+            kept = self.__dict__.get("_pnp_lines")
+            if kept is not None and kept[0] == availWidth:
+                _, self.width, self.height, self.blPara, self._wrapWidths = kept
+                return self.width, self.height
+            size = super().wrap(availWidth, availHeight)
+            if size[1] != 0x7fffffff:  # (platypus's answer for a width too narrow to try)
+                self._pnp_lines = (availWidth, self.width, self.height, self.blPara, self._wrapWidths)
+            return size
+
+        def drawOn(self, canvas, x, y, _sW=0):
+            self.__dict__.pop("_pnp_lines", None)
+            return super().drawOn(canvas, x, y, _sW)
+
+    return WrapOnceParagraph
+
+
 KEEP_FIRST_ROWS = 2
 """A table of contents that splits leaves at least this many of its lines on each page, so its
 title (the heading or sentence before it) never ends a page with one line under it, and no line

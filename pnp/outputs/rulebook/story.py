@@ -22,7 +22,7 @@ from .fallback import RulebookFonts
 from .inline import has_pictures_in_text, paragraph_with_pictures
 from .markup import (BACK_COVER_MARKER, LINE_BREAK, RulebookError, inline_markup, marker_text, plain_text, plain_block,
                      short_text, width_spec, xml_escape)
-from .pagination import back_cover_mark_class, contents_class, splitting_table_class
+from .pagination import back_cover_mark_class, contents_class, paragraph_class, splitting_table_class
 from .styles import RulebookStyle
 
 BLOCKS = {
@@ -201,7 +201,6 @@ class MarkdownStory:
     def inline_flowables(self, node, style) -> list:
         """A paragraph's flowables: text as a Paragraph, with its pictures drawn in its lines;
         a paragraph of pictures alone as one ImageFlow (side by side, wrapping)."""
-        from reportlab.platypus import Paragraph
 
         flows: list = []
         images: list[PlacedImage] = []
@@ -220,7 +219,7 @@ class MarkdownStory:
                 images.append(value)
             elif re.sub(r"(<br/>|\s)", "", value):
                 flush()
-                flows.append(Paragraph(value.strip(), style))
+                flows.append(paragraph_class()(value.strip(), style))
         flush()
         return flows
 
@@ -302,12 +301,10 @@ class MarkdownStory:
         return [PageBreak(), back_cover_mark_class()()]
 
     def block_html(self, node, tight: bool, following) -> list:
-        from reportlab.platypus import Paragraph
 
-        return [Paragraph(inline_markup(node.content), self.s["body"])]
+        return [paragraph_class()(inline_markup(node.content), self.s["body"])]
 
     def heading(self, node) -> list:
-        from reportlab.platypus import Paragraph
 
         level = int(node.tag[1])
         inline = node.children[0]
@@ -315,7 +312,7 @@ class MarkdownStory:
             self.s["h3"] if level == 3 else self.s["h4"]
         segments = self.inline(inline, style.fontSize)
         markup = "".join(v for k, v in segments if k == "text").strip()
-        para = Paragraph(markup, style)
+        para = paragraph_class()(markup, style)
         self.section = plain_text(inline).strip()
         if level in (2, 3):
             self.heading_count += 1
