@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from conftest import CTRL_C_REACHES
 from sheetgeom import MM, open_pdf, trims
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -49,7 +50,7 @@ def test_build_watch_rebuilds_the_pdf_when_a_cell_is_saved(tmp_path):
     pdf = out / "tiny" / "tiny-cards.pdf"
     proc = subprocess.Popen([sys.executable, "-m", "pnp", "build", str(game), "-o", str(out), "--watch"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"}, **CTRL_C_REACHES)
     lines: list[str] = []
     watching = threading.Event()
 

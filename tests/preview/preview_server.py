@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from conftest import CTRL_C_REACHES
+
 
 class PreviewProcess:
     """``pnp preview GAME --port 0`` in a subprocess; :attr:`url` is the address it printed."""
@@ -21,7 +23,7 @@ class PreviewProcess:
     def __init__(self, game: Path, *args: str, cwd: Path | None = None, timeout: float = 90.0):
         self.proc = subprocess.Popen([sys.executable, "-m", "pnp", "preview", str(game), "--port", "0", *args],
                                      cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     env={**os.environ, "COLUMNS": "200"})
+                                     env={**os.environ, "COLUMNS": "200"}, **CTRL_C_REACHES)
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.url = ""
