@@ -25,8 +25,9 @@ from .cachedir import cache_folder, read_sealed, save_merged, sealed
 from . import tomlpos
 from .tomlpos import toml_key_lines
 
-PARSED_KEPT = 5_000
-"""Entries the cache file keeps; past that it starts again from one run's."""
+PARSED_KEPT = 300
+"""Entries the cache file and a process keep (a long layouts file's is about 60 kB); past that
+they start again (a preview open through hundreds of saves holds no more)."""
 PARSED_MAX_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (it is not one pnp wrote)."""
 CODE_VERSION = 1
@@ -68,6 +69,8 @@ def _answer(kind: str, text: str) -> dict:
             return value
         known.pop(key, None)  # not an answer pnp kept: worked out again below
     value = _parsers[kind](text)
+    if len(known) >= PARSED_KEPT:
+        known.clear()
     try:
         known[key] = marshal.dumps(value)
     except ValueError:  # dates and times: not kept

@@ -105,3 +105,12 @@ def test_without_a_cache_folder_texts_are_still_parsed_once_per_process(monkeypa
     no_parsing(monkeypatch)
     assert tomlcache.loads(TEXT) == tomllib.loads(TEXT)
     tomlcache.save_parsed()  # nothing to write to: no error
+
+
+def test_a_process_keeps_a_bounded_number_of_texts(monkeypatch):
+    monkeypatch.setattr(tomlcache, "PARSED_KEPT", 3)
+    texts = [f'n = {k}\n' for k in range(10)]
+    assert [tomlcache.loads(t)["n"] for t in texts] == list(range(10))
+    assert len(tomlcache._known()) <= 3
+    new_run()
+    assert len(tomlcache._known()) <= 3 and tomlcache.loads(texts[-1]) == {"n": 9}
