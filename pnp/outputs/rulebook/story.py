@@ -201,7 +201,6 @@ class MarkdownStory:
     def inline_flowables(self, node, style) -> list:
         """A paragraph's flowables: text as a Paragraph, with its pictures drawn in its lines;
         a paragraph of pictures alone as one ImageFlow (side by side, wrapping)."""
-
         flows: list = []
         images: list[PlacedImage] = []
 
@@ -301,11 +300,9 @@ class MarkdownStory:
         return [PageBreak(), back_cover_mark_class()()]
 
     def block_html(self, node, tight: bool, following) -> list:
-
         return [paragraph_class()(inline_markup(node.content), self.s["body"])]
 
     def heading(self, node) -> list:
-
         level = int(node.tag[1])
         inline = node.children[0]
         style = self.s["h1"] if level == 1 else self.s["h2"] if level == 2 else \
