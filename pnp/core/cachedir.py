@@ -5,6 +5,7 @@ only ever a faster way to the same result; deleting the folder costs time, never
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import stat
 from pathlib import Path
@@ -82,3 +83,58 @@ def read_sealed(path: Path, max_bytes: int) -> bytes | None:
     if len(raw) > max_bytes or hashlib.blake2b(payload, digest_size=SEAL_DIGEST).digest() != digest:
         return None
     return payload
+
+
+def read_marshalled(path: Path, max_bytes: int) -> dict:
+    """The dict a sealed cache file holds, written with ``marshal`` ({} when the file cannot be
+    read by :func:`read_sealed` or does not hold a dict); the caller checks its entries."""
+    payload = read_sealed(path, max_bytes)
+    try:
+        data = marshal.loads(payload) if payload is not None else {}
+    except (ValueError, EOFError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class MemoFile:
+    """Answers worked out from text, kept in one sealed ``marshal`` cache file between runs:
+    :meth:`known` is what this process knows (the file's entries, read on first use and checked
+    by ``check``, then those added); :meth:`add` records a new answer and :meth:`save` merges the
+    answers added since the last save into the file (:func:`save_merged`, past ``kept``
+    entries starting afresh). ``locate`` gives the file, or None to keep answers in this process
+    only. Keys and values must be what ``marshal`` writes."""
+
+    def __init__(self, locate: Callable[[], Path | None], check: Callable[[dict], dict], kept: int,
+                 max_bytes: int):
+        self._locate, self._check, self.kept, self.max_bytes = locate, check, kept, max_bytes
+        self._state: list = []  # [(path or None, known answers)] once read
+        self._added: set = set()
+
+    def known(self) -> dict:
+        if not self._state:
+            path = self._locate()
+            self._state.append((path, self._read(path) if path is not None else {}))
+        return self._state[0][1]
+
+    def add(self, key, value) -> None:
+        self.known()[key] = value
+        self._added.add(key)
+
+    def save(self) -> None:
+        if not self._added:
+            return
+        known = self.known()
+        path = self._state[0][0]
+        added = sorted(self._added)
+        self._added.clear()
+        if path is not None:
+            save_merged(path, self._read, {k: known[k] for k in added if k in known}, self.kept,
+                        lambda entries: sealed(marshal.dumps(entries)))
+
+    def forget(self) -> None:
+        """Drop what this process knows; the file is read afresh on next use."""
+        self._state.clear()
+        self._added.clear()
+
+    def _read(self, path: Path) -> dict:
+        return self._check(read_marshalled(path, self.max_bytes))

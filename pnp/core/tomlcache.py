@@ -21,7 +21,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
-from .cachedir import cache_folder, read_sealed, save_merged, sealed
+from .cachedir import MemoFile, cache_folder
 from . import tomlpos
 from .tomlpos import toml_key_lines
 
@@ -34,12 +34,6 @@ CODE_VERSION = 1
 """Raised when what is kept changes shape: older files are then not read. The file's name also
 holds the Python version (its ``tomllib``) and a digest of :mod:`pnp.core.tomlpos`'s source, so
 key lines worked out by other code are not taken."""
-
-_STATE: list = []
-"""The cache file (or None) and the entries known to this process: key -> marshal bytes."""
-_ADDED: set[tuple[str, bytes]] = set()
-"""Keys worked out in this process and not yet saved."""
-
 
 _parsers: dict[str, Callable[[str], dict]] = {"values": tomllib.loads, "lines": toml_key_lines}
 """What works each kind of answer out from the text."""
@@ -58,7 +52,7 @@ def key_lines(text: str) -> dict[str, int]:
 
 def _answer(kind: str, text: str) -> dict:
     key = (kind, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
-    known = _known()
+    known = _MEMO.known()
     stored = known.get(key)
     if stored is not None:
         try:
@@ -72,39 +66,26 @@ def _answer(kind: str, text: str) -> dict:
     if len(known) >= PARSED_KEPT:
         known.clear()
     try:
-        known[key] = marshal.dumps(value)
+        _MEMO.add(key, marshal.dumps(value))
     except ValueError:  # dates and times: not kept
-        return value
-    _ADDED.add(key)
+        pass
     return value
 
 
 def save_parsed() -> None:
     """Add what was parsed since the last save to the cache file, merged with what other runs
     added meanwhile. A file that cannot be written is left as it is."""
-    if not _ADDED:
-        return
-    known = _known()
-    path = _STATE[0][0]
-    added = sorted(_ADDED)
-    _ADDED.clear()
-    if path is not None:
-        save_merged(path, _read, {k: known[k] for k in added if k in known}, PARSED_KEPT,
-                    lambda entries: sealed(marshal.dumps(entries)))
+    _MEMO.save()
 
 
 def forget_parsed() -> None:
     """Drop what this process knows and read the cache file afresh on the next parse (for
     tests, and after the cache folder is changed)."""
-    _STATE.clear()
-    _ADDED.clear()
+    _MEMO.forget()
 
 
 def _known() -> dict[tuple[str, bytes], bytes]:
-    if not _STATE:
-        path = _file()
-        _STATE.append((path, _read(path) if path is not None else {}))
-    return _STATE[0][1]
+    return _MEMO.known()
 
 
 def _file() -> Path | None:
@@ -121,14 +102,11 @@ def _file() -> Path | None:
     return folder / f"py{sys.version_info[0]}{sys.version_info[1]}-{digest}.marshal"
 
 
-def _read(path: Path) -> dict[tuple[str, bytes], bytes]:
-    """The entries of a cache file ({} when it is absent, damaged or not one pnp wrote)."""
-    payload = read_sealed(path, PARSED_MAX_BYTES)
-    try:
-        data = marshal.loads(payload) if payload is not None else {}
-    except (ValueError, EOFError, TypeError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+def _checked(data: dict) -> dict[tuple[str, bytes], bytes]:
+    """The entries of a cache file that are of the shape this module writes."""
     return {k: v for k, v in data.items() if isinstance(k, tuple) and len(k) == 2 and k[0] in _parsers
             and isinstance(k[1], bytes) and isinstance(v, bytes)}
+
+
+_MEMO = MemoFile(_file, _checked, PARSED_KEPT, PARSED_MAX_BYTES)
+"""The answers: key (kind, digest of the text) -> marshal bytes of the answer."""

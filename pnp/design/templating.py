@@ -13,12 +13,11 @@ template reads between runs.
 from __future__ import annotations
 
 import hashlib
-import marshal
 import re
 from typing import Any, Callable, TypeVar
 
 from .. import __version__
-from ..core.cachedir import cache_folder, read_sealed, save_merged, sealed
+from ..core.cachedir import MemoFile, cache_folder
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -314,11 +313,6 @@ ANALYSES_KEPT = 50_000
 ANALYSES_MAX_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (it is not one pnp wrote)."""
 
-_ANALYSES: list = []
-"""The cache file (or None) and the answers known to this process: the file's, then those
-worked out here."""
-_ANALYSED: set[tuple] = set()
-"""Keys worked out in this process and not yet saved."""
 _DIGESTS: dict[Callable, bytes] = {}
 
 
@@ -330,14 +324,13 @@ def analysed(kind: str, source: str, work: Callable[[str], T]) -> T:
     is remembered then, so each caller sees the error."""
     key = (kind, _code_digest(work), hashlib.blake2b(source.encode("utf-8", "surrogatepass"),
                                                       digest_size=16).digest())
-    answers = _analyses()
+    answers = _ANALYSES.known()
     try:
         return answers[key]
     except KeyError:
         pass
     value = work(source)
-    answers[key] = value
-    _ANALYSED.add(key)
+    _ANALYSES.add(key, value)
     return value
 
 
@@ -345,33 +338,13 @@ def save_analyses() -> None:
     """Add the answers worked out since the last save to the cache file, merged with what other
     runs added meanwhile. A cache that cannot be written is left as it is: the answers are
     worked out again next time."""
-    if not _ANALYSED:
-        return
-    answers = _analyses()
-    path = _ANALYSES[0][0]
-    added = sorted(_ANALYSED)
-    _ANALYSED.clear()
-    if path is None:
-        return
-    save_merged(path, _read_analyses, {key: answers[key] for key in added}, ANALYSES_KEPT, _encode_analyses)
-
-
-def _encode_analyses(answers: dict) -> bytes:
-    return sealed(marshal.dumps(answers))
+    _ANALYSES.save()
 
 
 def forget_analyses() -> None:
     """Drop what this process knows and read the cache file afresh on the next :func:`analysed`
     (for tests, and after the cache folder is changed)."""
-    _ANALYSES.clear()
-    _ANALYSED.clear()
-
-
-def _analyses() -> dict:
-    if not _ANALYSES:
-        path = _analyses_file()
-        _ANALYSES.append((path, _read_analyses(path) if path is not None else {}))
-    return _ANALYSES[0][1]
+    _ANALYSES.forget()
 
 
 def _analyses_file():
@@ -382,16 +355,9 @@ def _analyses_file():
     return folder / f"{_fingerprint(layout_env())}.marshal"
 
 
-def _read_analyses(path) -> dict:
-    """The answers a cache file holds ({} when it is absent, not a regular file, too large,
-    or not one pnp wrote whole: :func:`pnp.core.cachedir.read_sealed`)."""
-    payload = read_sealed(path, ANALYSES_MAX_BYTES)
-    try:
-        data = marshal.loads(payload) if payload is not None else {}
-    except (ValueError, EOFError, TypeError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+def _checked_analyses(data: dict) -> dict:
+    """The answers of a cache file that are of the shape :func:`analysed` keeps (the file is
+    one pnp wrote whole: :func:`pnp.core.cachedir.read_marshalled`)."""
     return {key: value for key, value in data.items()
             if isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], str)
             and isinstance(key[1], bytes) and isinstance(key[2], bytes) and _sound(value)}
@@ -424,3 +390,8 @@ def _feed(h, code) -> None:
             _feed(h, const)
         else:
             h.update(repr(const).encode())
+
+
+_ANALYSES = MemoFile(_analyses_file, _checked_analyses, ANALYSES_KEPT, ANALYSES_MAX_BYTES)
+"""The cache file and the answers known to this process: the file's, then those worked out
+here (key: kind, code digest, source digest)."""

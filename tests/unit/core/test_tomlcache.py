@@ -36,6 +36,14 @@ def no_parsing(monkeypatch):
     monkeypatch.setattr(tomlcache, "_parsers", {"values": refuse, "lines": refuse})
 
 
+def counting(monkeypatch) -> list[str]:
+    """The texts parsed for their values from now on (each parse appends its text)."""
+    calls: list[str] = []
+    monkeypatch.setattr(tomlcache, "_parsers", {"values": lambda t: calls.append(t) or tomllib.loads(t),
+                                                 "lines": toml_key_lines})
+    return calls
+
+
 def test_the_next_run_takes_values_and_lines_from_the_cache(monkeypatch):
     assert tomlcache.loads(TEXT) == tomllib.loads(TEXT)
     assert tomlcache.key_lines(TEXT) == toml_key_lines(TEXT) and tomlcache.key_lines(TEXT)["rule[0].limits"] == 7
@@ -64,10 +72,7 @@ def test_dates_are_parsed_again_each_time(monkeypatch):
     text = 'when = 2026-12-03\n'
     assert tomlcache.loads(text) == tomllib.loads(text)
     new_run()
-    calls = []
-    real = tomllib.loads
-    monkeypatch.setattr(tomlcache, "_parsers", {"values": lambda t: calls.append(t) or real(t),
-                                                 "lines": toml_key_lines})
+    calls = counting(monkeypatch)
     assert tomlcache.loads(text) == tomllib.loads(text) and calls == [text]
 
 
@@ -91,10 +96,7 @@ def test_a_damaged_or_odd_cache_file_is_not_read(cache, monkeypatch, damage):
     else:
         path.unlink()
         os.mkfifo(path)
-    calls = []
-    real = tomllib.loads
-    monkeypatch.setattr(tomlcache, "_parsers", {"values": lambda t: calls.append(t) or real(t),
-                                                 "lines": toml_key_lines})
+    calls = counting(monkeypatch)
     assert tomlcache.loads(TEXT) == tomllib.loads(TEXT) and calls == [TEXT]
 
 
