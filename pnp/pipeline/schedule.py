@@ -35,15 +35,25 @@ def _timings_path() -> Path | None:
 
 def _read(path: Path) -> dict[str, float]:
     """The timings in ``path``: key -> seconds; empty when the file is missing, unreadable or
-    not a JSON object of finite, non-negative numbers (those entries are left out)."""
+    not a JSON object; entries that are not finite, non-negative numbers a float holds are left
+    out."""
     try:
         data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {k: float(v) for k, v in data.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0}
+    out: dict[str, float] = {}
+    for key, value in data.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        try:
+            seconds = float(value)
+        except OverflowError:  # an integer of hundreds of digits
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            out[key] = seconds
+    return out
 
 
 def longest_first(keys: list[str]) -> list[int]:

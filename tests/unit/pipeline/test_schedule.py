@@ -37,7 +37,8 @@ def test_a_build_and_a_check_are_timed_apart(cache, tmp_path):
     assert timing_key(tmp_path / "x" / "..", True) == timing_key(tmp_path, True)
 
 
-@pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"K": -1}', '{"K": NaN}', '{"K": true}', '{"K": "9"}'])
+@pytest.mark.parametrize("text", ["not json", "[1, 2]", '{"K": -1}', '{"K": NaN}', '{"K": true}', '{"K": "9"}',
+                                  '{"K": 1' + "0" * 400 + "}", '{"K": 1e999}', '{"K": {"a": 1}}'])
 def test_a_damaged_timings_file_orders_nothing(cache, tmp_path, text):
     keys = [timing_key(tmp_path / "a", True), timing_key(tmp_path / "b", True)]
     cache.parent.mkdir(parents=True)
