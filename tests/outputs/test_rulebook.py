@@ -26,6 +26,7 @@ from pnp.model.games import GameSource
 from pnp.model.load import load_game
 from pnp.outputs.rulebook import RulebookError, build_rulebook, escape_markdown, markdown_pdf, render_template
 from pnp.outputs.rulebook.booklet import impose_booklet
+from pnp.render import fonts
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
@@ -317,6 +318,40 @@ def test_a_paragraph_breaks_its_lines_once_and_the_pages_are_as_without_that(mon
     plain = markdown_pdf(md, PAPER_SIZES["letter"], title="Passes")
     assert sum(breaks.values()) > 2 * counted  # platypus's own Paragraph breaks each several times
     assert once.pdf == plain.pdf and once.pages == plain.pages
+
+
+def test_a_long_word_in_markup_is_drawn_as_one_line_breaking_run_draws_it():
+    # platypus's own Paragraph adds a space before such a word each time it is asked again
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
+
+    from pnp.outputs.rulebook.pagination import paragraph_class
+    from pnp.outputs.rulebook.styles import register_fonts
+
+    register_fonts()  # bold and italic faces for the markup, as a rulebook has them
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2
+    mono = fonts.register("mono")
+    text = (f"card every more <b>isotopes</b> heavy super\xadcalifragil\xadistic\xadexpiali\xaddocious shared "
+            f'{word} draws <i>tokens</i> points <font face="{mono}">code-score</font> atom trade more trade every '
+            "while two players more from.")
+    style = ParagraphStyle("cell", fontName=fonts.register("sans"), fontSize=9.2, leading=12, alignment=2)
+
+    def content(cls, asked: int) -> bytes:
+        para = cls(text, style)
+        for _ in range(asked):
+            para.wrap(341.47422283921605, 500)  # (where the long word is split)
+        buf = io.BytesIO()
+        canvas = Canvas(buf, pageCompression=0, invariant=1)
+        para.drawOn(canvas, 10, 10)
+        canvas.showPage()
+        canvas.save()
+        return buf.getvalue()
+
+    once = content(Paragraph, 1)
+    assert content(Paragraph, 5) != once  # (what this class avoids)
+    assert content(paragraph_class(), 1) == content(paragraph_class(), 5) == once
+    assert re.search(rb"Td \(Pneu", once)
 
 
 def test_a_drawn_paragraph_breaks_its_lines_again_when_asked_again(monkeypatch):

@@ -36,8 +36,14 @@ def paragraph_class():
     heading with what follows, to fill a table, on each pass of a book with a table of
     contents): five times on average in the bundled rulebooks, each a full line-breaking run.
     The lines of the last width asked are kept and given again until the paragraph is drawn;
-    drawing drops them, so a paragraph drawn is broken afresh if asked again. Same lines, same
-    bytes."""
+    drawing drops them, so a paragraph drawn is broken afresh if asked again.
+
+    The lines are those of one line-breaking run, which platypus's own Paragraph gives again on
+    every run for nearly all text (the bundled rulebooks: the same bytes). Not for two cases,
+    where its result depends on how often it was asked: a word too long for the column inside
+    bold, italic or a font change gains an invisible space before it on each further run, and
+    a line broken at a soft hyphen inside such markup moves by a millionth of a point. There the
+    page is what a single run draws: the same glyphs in the same places, without those spaces."""
     from reportlab.platypus import Paragraph
 
     class WrapOnceParagraph(Paragraph):
