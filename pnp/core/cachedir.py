@@ -97,16 +97,18 @@ def read_marshalled(path: Path, max_bytes: int) -> dict:
 
 
 class MemoFile:
-    """Answers worked out from text, kept in one sealed ``marshal`` cache file between runs:
-    :meth:`known` is what this process knows (the file's entries, read on first use and checked
-    by ``check``, then those added); :meth:`add` records a new answer and :meth:`save` merges the
-    answers added since the last save into the file (:func:`save_merged`, past ``kept``
-    entries starting afresh). ``locate`` gives the file, or None to keep answers in this process
-    only. Keys and values must be what ``marshal`` writes."""
+    """Answers worked out from text or values, kept in one cache file between runs: :meth:`known`
+    is what this process knows (the file's entries, read on first use by ``read``, then those
+    added); :meth:`add` records a new answer and :meth:`save` merges the answers added since
+    the last save into the file (:func:`save_merged`, past ``kept`` entries starting afresh),
+    written with ``encode`` (default: ``marshal``, sealed). ``locate`` gives the file, or None
+    to keep answers in this process only. ``read`` must return {} for a file that is absent or
+    not one this cache wrote."""
 
-    def __init__(self, locate: Callable[[], Path | None], check: Callable[[dict], dict], kept: int,
-                 max_bytes: int):
-        self._locate, self._check, self.kept, self.max_bytes = locate, check, kept, max_bytes
+    def __init__(self, locate: Callable[[], Path | None], read: Callable[[Path], dict], kept: int,
+                 encode: Callable[[dict], bytes] | None = None):
+        self._locate, self._read, self.kept = locate, read, kept
+        self._encode = encode or (lambda entries: sealed(marshal.dumps(entries)))
         self._state: list = []  # [(path or None, known answers)] once read
         self._added: set = set()
 
@@ -128,13 +130,14 @@ class MemoFile:
         added = sorted(self._added)
         self._added.clear()
         if path is not None:
-            save_merged(path, self._read, {k: known[k] for k in added if k in known}, self.kept,
-                        lambda entries: sealed(marshal.dumps(entries)))
+            save_merged(path, self._read, {k: known[k] for k in added if k in known}, self.kept, self._encode)
 
     def forget(self) -> None:
         """Drop what this process knows; the file is read afresh on next use."""
         self._state.clear()
         self._added.clear()
 
-    def _read(self, path: Path) -> dict:
-        return self._check(read_marshalled(path, self.max_bytes))
+    @property
+    def unsaved(self) -> bool:
+        """Whether answers were added since the last save."""
+        return bool(self._added)

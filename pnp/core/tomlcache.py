@@ -21,7 +21,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
-from .cachedir import MemoFile, cache_folder
+from .cachedir import MemoFile, cache_folder, read_marshalled
 from . import tomlpos
 from .tomlpos import toml_key_lines
 
@@ -102,11 +102,13 @@ def _file() -> Path | None:
     return folder / f"py{sys.version_info[0]}{sys.version_info[1]}-{digest}.marshal"
 
 
-def _checked(data: dict) -> dict[tuple[str, bytes], bytes]:
-    """The entries of a cache file that are of the shape this module writes."""
+def _read(path: Path) -> dict[tuple[str, bytes], bytes]:
+    """The entries of a cache file that are of the shape this module writes ({} for a file
+    pnp did not write whole: :func:`pnp.core.cachedir.read_marshalled`)."""
+    data = read_marshalled(path, PARSED_MAX_BYTES)
     return {k: v for k, v in data.items() if isinstance(k, tuple) and len(k) == 2 and k[0] in _parsers
             and isinstance(k[1], bytes) and isinstance(v, bytes)}
 
 
-_MEMO = MemoFile(_file, _checked, PARSED_KEPT, PARSED_MAX_BYTES)
+_MEMO = MemoFile(_file, _read, PARSED_KEPT)
 """The answers: key (kind, digest of the text) -> marshal bytes of the answer."""

@@ -17,7 +17,7 @@ import re
 from typing import Any, Callable, TypeVar
 
 from .. import __version__
-from ..core.cachedir import MemoFile, cache_folder
+from ..core.cachedir import MemoFile, cache_folder, read_marshalled
 from ..core.suggest import close_match
 from ..model.context import Ref
 from ..model.cost import pips
@@ -355,9 +355,10 @@ def _analyses_file():
     return folder / f"{_fingerprint(layout_env())}.marshal"
 
 
-def _checked_analyses(data: dict) -> dict:
-    """The answers of a cache file that are of the shape :func:`analysed` keeps (the file is
-    one pnp wrote whole: :func:`pnp.core.cachedir.read_marshalled`)."""
+def _read_analyses(path) -> dict:
+    """The answers of a cache file that are of the shape :func:`analysed` keeps ({} for a file
+    pnp did not write whole: :func:`pnp.core.cachedir.read_marshalled`)."""
+    data = read_marshalled(path, ANALYSES_MAX_BYTES)
     return {key: value for key, value in data.items()
             if isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], str)
             and isinstance(key[1], bytes) and isinstance(key[2], bytes) and _sound(value)}
@@ -392,6 +393,6 @@ def _feed(h, code) -> None:
             h.update(repr(const).encode())
 
 
-_ANALYSES = MemoFile(_analyses_file, _checked_analyses, ANALYSES_KEPT, ANALYSES_MAX_BYTES)
+_ANALYSES = MemoFile(_analyses_file, _read_analyses, ANALYSES_KEPT)
 """The cache file and the answers known to this process: the file's, then those worked out
 here (key: kind, code digest, source digest)."""

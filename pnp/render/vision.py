@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib.util import find_spec
 
 from .. import __version__
-from ..core.cachedir import cache_folder, save_merged
+from ..core.cachedir import MemoFile, cache_folder
 
 VISIONS = ("deuteranopia", "protanopia", "tritanopia")
 """The colour-vision deficiencies simulated, most common first."""
@@ -123,25 +123,17 @@ def difference(a, b, vision: str = "normal") -> float:
     if vision not in ("normal",) + SIMULATIONS:
         raise KeyError(vision)
     key = f"{rgb(a)!r} {rgb(b)!r} {vision}"
-    known = _known()
-    value = known.get(key)
+    value = _DIFFERENCES.known().get(key)
     if value is None:
         import numpy as np
 
         value = float(np.sqrt(np.sum((_ucs(seen(a, vision)) - _ucs(seen(b, vision))) ** 2, axis=-1)))
-        known[key] = value
-        _ADDED.add(key)
+        _DIFFERENCES.add(key, value)
     return value
 
 
 DIFFERENCES_KEPT = 20_000
 """Differences the cache file keeps; past that it starts again from one run's."""
-
-_KNOWN: list[tuple] = []
-"""The cache file (or None) and the differences known to this process: the file's, then those
-worked out here."""
-_ADDED: set[str] = set()
-"""Keys worked out in this process and not yet saved."""
 
 
 def _differences_file():
@@ -175,28 +167,17 @@ def _read_differences(path) -> dict[str, float]:
     return data
 
 
-def _known() -> dict[str, float]:
-    if not _KNOWN:
-        path = _differences_file()
-        _KNOWN.append((path, _read_differences(path) if path is not None else {}))
-    return _KNOWN[0][1]
-
-
 def save_differences() -> None:
     """Add the differences worked out since the last save to the cache file, merged with what
     other runs added meanwhile. A cache that cannot be written is left as it is: the values
     are worked out again next time."""
-    if not _ADDED:
-        return
-    known = _known()
-    path = _KNOWN[0][0]
-    if path is None:
-        _ADDED.clear()
-        return
-    added = {key: known[key] for key in sorted(_ADDED)}
-    _ADDED.clear()
-    save_merged(path, _read_differences, added, DIFFERENCES_KEPT,
-                lambda merged: json.dumps(merged, sort_keys=True).encode("utf-8"))
+    _DIFFERENCES.save()
+
+
+_DIFFERENCES = MemoFile(_differences_file, _read_differences, DIFFERENCES_KEPT,
+                        lambda merged: json.dumps(merged, sort_keys=True).encode("utf-8"))
+"""The cache file and the differences known to this process: the file's, then those worked
+out here (key: both colours and the vision)."""
 
 
 @lru_cache(maxsize=4096)

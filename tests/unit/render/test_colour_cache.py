@@ -17,11 +17,17 @@ from pnp.render import vision
 PAIRS = [("#c0392b", "#27ae60"), ("#2980b9", "#f1c40f"), ("#000000", "#ffffff")]
 
 
+@pytest.fixture(autouse=True)
+def new_process():
+    """Each test starts, and leaves, as a process that has read no cache file yet."""
+    vision._DIFFERENCES.forget()
+    yield
+    vision._DIFFERENCES.forget()
+
+
 @pytest.fixture
 def fresh(monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(vision, "_KNOWN", [])
-    monkeypatch.setattr(vision, "_ADDED", set())
     return tmp_path
 
 
@@ -37,7 +43,7 @@ def test_a_saved_difference_reads_back_as_the_same_float(fresh, monkeypatch):
     vision.save_differences()
     files = list((fresh / "colour").iterdir())
     assert len(files) == 1 and len(json.loads(files[0].read_text())) == len(first)
-    monkeypatch.setattr(vision, "_KNOWN", [])  # a new run: read from the file
+    vision._DIFFERENCES.forget()  # a new run: read from the file
     monkeypatch.setattr(vision, "_ucs", None)  # nothing may be worked out again
     assert {key: vision.difference(*key) for key in first} == first
 
@@ -63,7 +69,7 @@ def test_a_damaged_cache_file_is_worked_out_again_and_replaced(fresh):
     vision.save_differences()
     path = next((fresh / "colour").iterdir())
     path.write_text('{"x": "not a number"')
-    vision._KNOWN.clear()
+    vision._DIFFERENCES.forget()
     assert vision.difference(*PAIRS[0]) == _worked_out(*PAIRS[0], "normal")
     vision.save_differences()
     assert list(json.loads(path.read_text()).values()) == [_worked_out(*PAIRS[0], "normal")]
@@ -71,10 +77,8 @@ def test_a_damaged_cache_file_is_worked_out_again_and_replaced(fresh):
 
 def test_no_cache_folder_keeps_nothing_and_an_unknown_vision_is_an_error(monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_ENV, "")
-    monkeypatch.setattr(vision, "_KNOWN", [])
-    monkeypatch.setattr(vision, "_ADDED", set())
     assert vision.difference(*PAIRS[1]) == _worked_out(*PAIRS[1], "normal")
     vision.save_differences()
-    assert not vision._ADDED and not any(Path(tmp_path).iterdir())
+    assert not vision._DIFFERENCES.unsaved and not any(Path(tmp_path).iterdir())
     with pytest.raises(KeyError):
         vision.difference(*PAIRS[1], "achromatopsia")
