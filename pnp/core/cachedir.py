@@ -76,7 +76,7 @@ def read_sealed(path: Path, max_bytes: int) -> bytes | None:
         if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
             return None
         with open(path, "rb") as fh:
-            raw = fh.read(max_bytes + 1)
+            raw = fh.read(min(st.st_size, max_bytes) + 1)  # a buffer of the file's size, not of the limit
     except OSError:
         return None
     digest, payload = raw[:SEAL_DIGEST], raw[SEAL_DIGEST:]
