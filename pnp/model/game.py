@@ -51,6 +51,42 @@ class ColumnSpec:
     ``str`` and ``text`` columns; docs/translating.md)."""
 
 
+class CellPlaces(Mapping[str, tuple[int, int]]):
+    """Where each cell of one row is: column name -> (line, 1-based column number).
+
+    ``numbers`` is the table's, shared by all its rows: column name -> (index into ``lines``,
+    column number). ``lines`` is the line each cell starts on, in the order of ``numbers``, or
+    one int when every cell starts on the same line (a cell holding a line break moves the
+    cells after it down). A row keeps one small object instead of a dict of pairs: 12,800
+    rows of 17 columns held 27 MB of them."""
+
+    __slots__ = ("_numbers", "_lines")
+
+    def __init__(self, numbers: Mapping[str, tuple[int, int]], lines: int | tuple[int, ...]):
+        self._numbers = numbers
+        self._lines = lines
+
+    def __getitem__(self, name: str) -> tuple[int, int]:
+        index, number = self._numbers[name]
+        lines = self._lines
+        return (lines if type(lines) is int else lines[index]), number
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._numbers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._numbers)
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __repr__(self) -> str:
+        return f"CellPlaces({dict(self)!r})"
+
+    def __reduce__(self):
+        return CellPlaces, (self._numbers, self._lines)
+
+
 @dataclass
 class Row:
     """One typed row of a table. ``values`` maps column name to a typed value (None when blank)."""
@@ -60,8 +96,8 @@ class Row:
     values: dict[str, Any]
     file: str
     line: int
-    columns: dict[str, tuple[int, int]]
-    """column name -> (line, 1-based column number) of its cell."""
+    columns: Mapping[str, tuple[int, int]]
+    """column name -> (line, 1-based column number) of its cell (a :class:`CellPlaces`)."""
     copies: int = 1
     sheet: str | None = None
     """The workbook sheet the row is on (``file`` is the workbook, ``line`` the sheet's row)."""

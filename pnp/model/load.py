@@ -15,7 +15,7 @@ from ..core.errors import DataError, Location, PnpError, Problem, cell_name
 from ..core.findings import Finding
 from ..core.suggest import did_you_mean
 from .cells import parse_value
-from .game import Component, Game, Row
+from .game import CellPlaces, Component, Game, Row
 from .manifest import read_manifest
 from .options import COPIES_CAP, LoadOptions  # noqa: F401  (re-exported: the loader's options)
 from .readers import RawTable, read_table
@@ -64,14 +64,14 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
     # per column, the value of each text already read: a cell's value depends on its column and
     # text alone and is never mutable; a text that was refused is read, and refused, again
     seen: dict[str, dict[str, Any]] = {name: {} for name in declared}
+    numbers = {name: (k, first + positions[name]) for k, name in enumerate(declared)}
     for record in raw.records:
         values: dict[str, Any] = {}
         bad: set[str] = set()
-        cells: dict[str, tuple[int, int]] = {}
+        lines = [record.cell_lines[positions[name]] for name in declared]
         for name, spec in declared.items():
             index = positions[name]
             cell = record.cells[index]
-            cells[name] = (record.cell_lines[index], first + index)
             known = seen[name]
             try:
                 if type(cell) is str:
@@ -95,8 +95,9 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
                     f"this cell is blank but the column needs {what}", location=loc, rule="schema.required",
                     hint=f"fill it in, or declare {name} with required = false in game.toml"))
             values[name] = value
+        places = CellPlaces(numbers, lines[0] if lines and lines.count(lines[0]) == len(lines) else tuple(lines))
         row = Row(comp.id, values.get(comp.id_column) if comp.id_column else None, values,
-                  raw.display, record.line, cells, sheet=raw.sheet)
+                  raw.display, record.line, places, sheet=raw.sheet)
         if comp.copies_column:
             copies = values.get(comp.copies_column)
             if copies is None and comp.copies_column not in bad and not declared[comp.copies_column].required:
