@@ -28,7 +28,7 @@ from ..model.facts import game_facts
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
-from ..render.canvas import draw_cut_lines, draw_scale_check, new_canvas, stroke_segments, text
+from ..render.canvas import PdfBytes, draw_cut_lines, draw_scale_check, new_canvas, stroke_segments, text
 from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
 from .base import (DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, cut_lines_option, dpi_option,
@@ -427,11 +427,11 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     if not cards:
         result.findings = findings
         return result
-    buf = io.BytesIO()
-    result.sheets = render_cards_pdf(buf, game, renderer, cards, opts, findings, image_dpi, cut_lines)
+    sink = PdfBytes()
+    result.sheets = render_cards_pdf(sink, game, renderer, cards, opts, findings, image_dpi, cut_lines)
     part = "-only" if only else "-changed" if reprint is not None else ""
     name = f"{game.file_stem}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
-    result.outputs.append((out_dir / name, buf.getvalue()))
+    result.outputs.append((out_dir / name, sink.value()))
     if opts.contact_sheets and not dry:
         renderer.stamp = False  # a contact sheet shows the faces on screen: no stamp, no slug to find
         for comp in step("contact sheets", len(game.components)).each(game):

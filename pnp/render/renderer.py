@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -71,7 +72,7 @@ class Renderer:
         self.last_fill: str | None = None
         """The ``#RRGGBB`` of the last fill painted (what an edition's hatching is keyed by)."""
         self.draft = draft
-        self._form_canvas = None
+        self._form_canvas: weakref.ref | None = None  # the forms' file, weakly: a saved one is let go
         self._forms: dict = {}
         self._form_findings: dict = {}
         self._shares: dict | None = None
@@ -266,8 +267,8 @@ class Renderer:
         if self._shares is not None and self._shares.get(self.share_key(piece, w, h, rotate), 0) < 2:
             self.draw(c, piece, trim, bleed, rotate)  # drawn once in this file: no form needed
             return
-        if c is not self._form_canvas:
-            self._form_canvas, self._forms, self._form_findings = c, {}, {}
+        if self._form_canvas is None or self._form_canvas() is not c:
+            self._form_canvas, self._forms, self._form_findings = weakref.ref(c), {}, {}
         fb = max(bleed) if form_bleed is None else max(form_bleed, max(bleed))
         key = (self.share_key(piece, w, h, rotate), round(fb, 4))
         form = self._forms.get(key)
