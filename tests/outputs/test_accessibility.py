@@ -420,3 +420,22 @@ def test_greyscale_edition_hatches_categories_greyscale_merges(tmp_path):
 
     plain, hatched = band(0), band(2)  # suit a (blue, the lighter grey) and suit b (orange)
     assert plain.std() < 2 and hatched.std() > 20, (plain.std(), hatched.std())
+
+
+def test_faces_that_paint_alike_share_what_the_walk_found(tmp_path):
+    from pnp.outputs.access import pieces_shown
+
+    game = make_game(tmp_path, ("#c0392b", "#27ae60"))
+    source = GameSource(game, "suits", game / "templates", "suits/templates")
+    loaded = load_game(game, "suits")
+    faces = pieces_shown(loaded, game_layouts(loaded, source), None)["deck cards, faces"]
+    by_suit: dict = {}
+    for shown in faces:
+        by_suit.setdefault(shown.piece.context["suit"], []).append(shown)
+    assert sorted(by_suit) == ["a", "b"] and all(len(group) > 1 for group in by_suit.values())
+    for group in by_suit.values():
+        first, other = group[0], group[1]
+        assert other.paints["band.fill"] is first.paints["band.fill"]  # one Paint for every face of the suit
+        assert other.texts[0] is first.texts[0] and other.cues["name.text"] != first.cues["name.text"]
+    a, b = by_suit["a"][0].paints["band.fill"], by_suit["b"][0].paints["band.fill"]
+    assert (a.hex, b.hex) == ("#C0392B", "#27AE60")
