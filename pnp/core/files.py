@@ -6,6 +6,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Sequence
 
 from .errors import BuildError
 from .listing import BUILD_RECORD, PIECES_RECORD, RELEASES, game_file_parts  # noqa: F401  (named here too)
@@ -20,9 +21,28 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
-    a reader never sees a partial file and a failure leaves the old file as it was."""
+def same_bytes(path: Path, chunks: Sequence[bytes | memoryview]) -> bool:
+    """Whether the file ``path`` holds exactly ``chunks``, one after another (False when it
+    cannot be read). Read a piece at a time, so that no second copy of a large file is held."""
+    try:
+        if os.stat(path).st_size != sum(len(c) for c in chunks):
+            return False
+        with open(path, "rb") as fh:
+            for chunk in chunks:
+                view = memoryview(chunk)
+                for at in range(0, len(view), 1 << 20):
+                    part = view[at:at + (1 << 20)]
+                    if fh.read(len(part)) != part:
+                        return False
+    except OSError:
+        return False
+    return True
+
+
+def write_atomic(path: Path, data: bytes | Sequence[bytes | memoryview]) -> None:
+    """Write ``data`` (bytes, or pieces of it written one after another) to ``path`` through a
+    temporary file in the same folder and a rename, so a reader never sees a partial file and
+    a failure leaves the old file as it was."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -31,7 +51,8 @@ def write_atomic(path: Path, data: bytes) -> None:
                          hint="give --output a folder you can write to", rule="build.write") from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                fh.write(chunk)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)

@@ -12,6 +12,7 @@ processes; each game writes only its own folder.
 from __future__ import annotations
 
 import time
+import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -34,7 +35,8 @@ from .report import GameReport
 from .schedule import longest_first, remember_timings, timing_key
 from .changes import reprint_plan
 from .stages import render_stages, save_caches, stage_failure, write_failure, write_stages
-from .versions import current_snapshot, diff as compare, resolve_since, save_last, sheet_positions
+from .versions import (current_snapshot, diff as compare, resolve_since, save_last, sheet_positions,
+                       snapshot_document)
 
 
 @dataclass
@@ -92,7 +94,7 @@ def run_game(job: BuildJob) -> GameReport:
         settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
     full = job.write and _full_cards(settings)
-    side = {"snapshot": lambda: _snapshot_now(game, job.source, settings)} if full else {}
+    side = {"snapshot": lambda: _snapshot_beside(game, job.source, settings)} if full else {}
     if beside:
         side["checks"] = lambda: _checks_of(checked, job.source, settings.draft)
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
@@ -162,10 +164,18 @@ def _checks_of(game: Game, source: GameSource, draft: bool) -> tuple[list, int, 
     return checked.findings, checked.rules_checked, checked.files
 
 
-def _snapshot_now(game: Game, source: GameSource, settings: BuildSettings) -> tuple[dict, dict]:
-    """The snapshot of what a build of ``game`` prints and where its faces go on the card
-    sheets (:func:`keep_snapshot`). Raises as :func:`~pnp.pipeline.versions.current_snapshot`."""
-    return current_snapshot(game, source), sheet_positions(game, source, settings.sheet)
+def _snapshot_now(game: Game, source: GameSource, settings: BuildSettings) -> bytes:
+    """The snapshot of what a build of ``game`` prints with where its faces go on the card
+    sheets, as the file keeps them (:func:`~pnp.pipeline.versions.snapshot_document`). Raises as
+    :func:`~pnp.pipeline.versions.current_snapshot`."""
+    return snapshot_document(current_snapshot(game, source), sheet_positions(game, source, settings.sheet))
+
+
+def _snapshot_beside(game: Game, source: GameSource, settings: BuildSettings) -> bytes:
+    """:func:`_snapshot_now` compressed (zlib, level 1), as it is worked out beside the stages
+    and handed back from another process: 1,280 cards' snapshot is 1 MB of text and 90 KB so,
+    received while the card sheets are still held."""
+    return zlib.compress(_snapshot_now(game, source, settings), 1)
 
 
 def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: BuildSettings = BuildSettings(),
@@ -174,14 +184,14 @@ def keep_snapshot(game: Game, source: GameSource, out_dir: Path, settings: Build
     (:func:`pnp.pipeline.versions.save_last`), with where each face is on the card sheets
     ``settings.sheet`` made (:func:`~pnp.pipeline.versions.sheet_positions`, for ``pnp diff
     --visual``) and the build's ``parts`` (stage name -> record key, for ``pnp release``); a
-    ``build.write`` error finding when it cannot be written. ``made``: the snapshot and
-    positions already worked out beside the stages (:func:`_snapshot_now`), or the exception
-    that raised; None works them out now."""
+    ``build.write`` error finding when it cannot be written. ``made``: the snapshot already
+    worked out beside the stages (:func:`_snapshot_beside`), or the exception that raised;
+    None works it out now."""
     try:
         if isinstance(made, BaseException):
             raise made
-        snapshot, positions = made if made is not None else _snapshot_now(game, source, settings)
-        save_last(out_dir, snapshot, positions, parts)
+        document = zlib.decompress(made) if made is not None else _snapshot_now(game, source, settings)
+        save_last(out_dir, document, parts)
     except (OSError, PnpError) as exc:
         return [write_failure(exc)]
     return []

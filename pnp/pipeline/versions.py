@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import PnpError
-from ..core.files import PIECES_RECORD, RELEASES, game_files, write_atomic
+from ..core.files import PIECES_RECORD, RELEASES, game_files, same_bytes, write_atomic
 from ..design.drawable import drawable_cards
 from ..design.layouts import BOARDS_FILE, board_layouts, game_layouts
 from ..design.snapshot import FORMAT, FORMATS, KINDS, PLURAL, game_snapshot, kind_of, kinds_of
@@ -71,24 +71,36 @@ def sheet_positions(game: Game, source: GameSource, opts: SheetOptions) -> dict:
     return {"file": f"{game.file_stem}-cards{'-gutter-fold' if opts.gutter_fold else ''}.pdf", "cards": found}
 
 
-def save_last(out_dir: Path, snapshot: dict, positions: dict | None = None, parts: dict | None = None) -> None:
-    """Keep ``snapshot`` as the last build's, beside the build record (rewritten only when it
-    changed), and ``positions`` (:func:`sheet_positions`) under its key ``positions``, apart
-    from the pieces, so that ``pnp diff --visual`` can cut the old faces out of the sheets;
-    ``parts``, the build's parts (stage name -> its record key, :mod:`pnp.pipeline.cache`), under
-    ``build``, so that ``pnp release`` records the files of this build and no other."""
+def snapshot_document(snapshot: dict, positions: dict | None = None) -> bytes:
+    """The last build's snapshot file (:data:`PIECES_FILE`) but for its last key: ``snapshot``
+    with ``positions`` (:func:`sheet_positions`) under its key ``positions``, apart from the
+    pieces, so that ``pnp diff --visual`` can cut the old faces out of the sheets; UTF-8 JSON,
+    one space an indent level. :func:`save_last` adds the key ``build``. Worked out beside the
+    stages (in another process), the snapshot travels as these bytes rather than as its tree
+    of dicts, which for 12,800 cards took 10 MB more to receive than the text."""
     if positions is not None:
         snapshot = {**snapshot, "positions": positions}
-    if parts is not None:
-        snapshot = {**snapshot, "build": dict(sorted(parts.items()))}
-    data = (json.dumps(snapshot, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    return json.dumps(snapshot, indent=1, ensure_ascii=False).encode("utf-8")
+
+
+def save_last(out_dir: Path, document: bytes, parts: dict | None = None) -> None:
+    """Keep ``document`` (:func:`snapshot_document`) as the last build's snapshot, beside the
+    build record (rewritten only when it changed), with ``parts``, the build's parts (stage
+    name -> its record key, :mod:`pnp.pipeline.cache`), under ``build``, so that ``pnp
+    release`` records the files of this build and no other. The file is what
+    ``json.dumps(..., indent=1)`` writes of the whole, with a line break after it; the key is
+    added to the text, not to a copy of the tree, and the text is written in two pieces."""
+    if parts is None:
+        chunks = [document, b"\n"]
+    else:
+        build = json.dumps(dict(sorted(parts.items())), indent=1, ensure_ascii=False).replace("\n", "\n ")
+        if document.endswith(b"\n}"):  # the last line closes the object: the key goes before it
+            chunks = [memoryview(document)[:-2], f',\n "build": {build}\n}}\n'.encode("utf-8")]
+        else:  # an empty object, {}
+            chunks = [f'{{\n "build": {build}\n}}\n'.encode("utf-8")]
     path = out_dir / PIECES_FILE
-    try:
-        if path.read_bytes() == data:
-            return
-    except OSError:
-        pass
-    write_atomic(path, data)
+    if not same_bytes(path, chunks):
+        write_atomic(path, chunks)
 
 
 def releases(game_dir: Path) -> list[str]:
