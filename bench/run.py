@@ -97,6 +97,8 @@ GOALS = {
     "preview_ratio": 0.10,  # save-to-refreshed-card in pnp preview / a full build of the same deck, wall
     "only_ratio": 0.40,  # build --only one deck / the full build of that game, wall
     "edit_ratio": 0.35,  # a build after one changed cell / the full build of that game, wall
+    "deck_x100_ratio": 1.0,  # 12,800 cards: pnp / raw reportlab, wall, one run
+    "deck_x100_rss": 100.0,  # MiB, peak resident memory of the 12,800-card build
 }
 ONLY_GAME, ONLY_DECK = "periodic-shed", "cards"
 """The quick sheet measured: one deck of one bundled game (:data:`GOALS` ``only_ratio``)."""
@@ -905,6 +907,16 @@ def _run(args, pnp: list[str], work: Path, notes: list[str]) -> dict:
                 else:
                     p.unlink(missing_ok=True)
 
+    # The largest deck, once (each takes tens of seconds): the base deck --large-scale times over.
+    if args.large_scale:
+        decks["deck_x100"] = work / "games" / "deck_x100"
+        counts["deck_x100"] = make_deck(decks["deck_x100"], args.cards, args.large_scale, layouts_text)
+        for st in (deck_stage("deck_x100"), raw_stage("deck_x100")):
+            st.samples.append(run_process(st.argv(0), ROOT, st.outputs(0)))
+            stages[st.name] = st
+            if args.verbose:
+                print(f"{st.name}: {st.samples[0].wall:.3f} s wall, {st.samples[0].rss_mib:.0f} MiB", file=sys.stderr)
+
     # Images used on every card: embedded once per PDF?
     img_dir = work / "games" / "image-reuse"
     distinct_art = make_image_game(img_dir, args.image_cards)
@@ -947,6 +959,7 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
                         if hasattr(os, "getloadavg") else None),
         "versions": versions(),
         "config": {"runs": args.runs, "quick": args.quick, "cards": counts, "scale": args.scale,
+                   "large_scale": args.large_scale,
                    "games": [_shown(g) for g in args.games] if args.games else "every bundled game", "layouts": "fallback" if fallback else
                    "templates/periodic-shed/layouts.toml", "image_cards": args.image_cards,
                    "big_art": {"cards": args.big_art_cards, "px": args.big_art_px}},
@@ -1011,6 +1024,16 @@ def summarise(args, stages: dict[str, Stage], counts, images, contents, games_ou
                   "measured": f"{m('deck', 'rss_mib'):.0f} MiB -> {m('deck_x10', 'rss_mib'):.0f} MiB ({mem:.2f}x; "
                               f"raw reportlab {raw_mem:.2f}x)",
                   "met": mem <= GOALS["memory"]})
+    if "deck_x100" in S and "raw_deck_x100" in S:
+        n3 = counts["deck_x100"]
+        ratio = m("deck_x100") / m("raw_deck_x100")
+        goals.append({"goal": f"{n3}-card deck within {GOALS['deck_x100_ratio']:g}x of raw reportlab (wall, one run)",
+                      "measured": f"{ratio:.2f}x ({m('deck_x100'):.2f} s against {m('raw_deck_x100'):.2f} s)",
+                      "met": ratio <= GOALS["deck_x100_ratio"]})
+        goals.append({"goal": f"peak memory of the {n3}-card deck under {GOALS['deck_x100_rss']:g} MiB",
+                      "measured": f"{m('deck_x100', 'rss_mib'):.0f} MiB (raw reportlab "
+                                  f"{m('raw_deck_x100', 'rss_mib'):.0f} MiB)",
+                      "met": m("deck_x100", "rss_mib") < GOALS["deck_x100_rss"]})
     if images.get("image_distinct") is not None:
         goals.append({"goal": "an image used on every card embedded once per PDF",
                       "measured": f"{images['image_distinct']} image XObject(s) for {images['art_files']} PNGs "
@@ -1298,6 +1321,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="CI smoke size: decks of 9, 18 and 54 cards, one run, the test fixture game")
     parser.add_argument("--cards", type=int, default=None, help="cards in the base deck (default 128: all)")
     parser.add_argument("--scale", type=int, default=None, help="copies of the base deck in the large deck (10)")
+    parser.add_argument("--large-scale", type=int, default=None,
+                        help="copies of the base deck in the largest deck, built once (100; 5 with --quick; 0: none)")
     parser.add_argument("--sheet-cards", type=int, default=9, help="cards in the one-sheet deck (9)")
     parser.add_argument("--image-cards", type=int, default=None, help="cards in the image-reuse deck (27)")
     parser.add_argument("--big-art-cards", type=int, default=None, help="cards in the large-art deck (9)")
@@ -1320,6 +1345,7 @@ def main(argv: list[str] | None = None) -> int:
         args.runs = args.runs or 1
         args.cards = args.cards or 18
         args.scale = args.scale or 3
+        args.large_scale = 5 if args.large_scale is None else args.large_scale
         args.image_cards = args.image_cards or 9
         args.big_art_cards = args.big_art_cards or 3
         args.big_art_px = args.big_art_px or 800
@@ -1328,11 +1354,14 @@ def main(argv: list[str] | None = None) -> int:
     args.runs = args.runs or 5
     args.cards = args.cards or 128
     args.scale = args.scale or 10
+    args.large_scale = 100 if args.large_scale is None else args.large_scale
     args.image_cards = args.image_cards or 27
     args.big_art_cards = args.big_art_cards or 9
     args.big_art_px = args.big_art_px or 4000
     if args.runs < 1 or args.cards < 1 or args.scale < 2 or args.sheet_cards < 1 or args.sheet_cards >= args.cards:
         parser.error("need --runs >= 1, --scale >= 2 and 1 <= --sheet-cards < --cards")
+    if args.large_scale < 0:
+        parser.error("need --large-scale >= 0")
     compile_pnp()
     if args.profile:
         profile(args)

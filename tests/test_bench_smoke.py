@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = {"help", "list", "check", "check_warm", "export_tgc", "games", "games_nochange", "game_full", "game_only", "game_edit", "deck_sheet", "deck", "raw_deck", "deck_x10",
-          "raw_deck_x10", "images", "big_art"}
+          "raw_deck_x10", "deck_x100", "raw_deck_x100", "images", "big_art"}
 
 
 def test_quick_benchmark_writes_results(tmp_path):
@@ -58,7 +58,7 @@ def _check(proc, out: Path, work: Path | None) -> None:
     assert any("pnp preview" in g["goal"] for g in res["goals"])
     assert any("after one changed cell" in g["goal"] for g in res["goals"])
     cards = res["config"]["cards"]
-    assert cards == {"deck_sheet": 9, "deck": 18, "deck_x10": 54}
+    assert cards == {"deck_sheet": 9, "deck": 18, "deck_x10": 54, "deck_x100": 90}
     # The report went to stdout, with every goal in it.
     for goal in res["goals"]:
         assert goal["goal"] in proc.stdout
