@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -153,12 +154,41 @@ def checkout(source: GameSource, ref: str, option: str = "--since"):
                 raise PnpError(f"{option} {ref}: {folder} is not in git at that revision", rule="versions.ref",
                                hint=done.stderr.decode(errors="replace").strip() or None)
             with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
-                tar.extractall(tmp, filter="data")
+                _extract(tar, tmp, f"{option} {ref}: {folder}")
         root = Path(tmp)
         old_dir = root / folders[0]
         old_templates = (root / folders[1]) if len(folders) > 1 else \
             (old_dir / templates.relative_to(game_dir) if templates is not None else None)
         yield GameSource(old_dir, f"{source.label} at {ref}", old_templates, f"{source.templates_display} at {ref}")
+
+
+def _extract(tar: tarfile.TarFile, dest: str, what: str) -> None:
+    """Every member of ``tar`` (a ``git archive``) into the folder ``dest``, as tarfile's
+    ``data`` filter extracts them: Python 3.11.4 and later have the filter; before it (3.11.0
+    to 3.11.3, Debian 12's 3.11.2 among them) the same is done here: a leading ``/`` is dropped,
+    and anything but a file, a folder or a link, or a name or link that leads outside ``dest``,
+    is refused. Raises PnpError naming ``what`` and the member refused."""
+    if hasattr(tarfile, "data_filter"):
+        try:
+            tar.extractall(dest, filter="data")
+        except tarfile.FilterError as exc:
+            raise PnpError(f"{what}: the archive git made cannot be read safely ({exc})", rule="versions.ref") from None
+        return
+    root = os.path.realpath(dest)
+
+    def inside(path: str) -> bool:
+        return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+    for member in tar.getmembers():
+        member.name = member.name.lstrip("/" + os.sep)
+        target = os.path.join(dest, member.name)
+        link = os.path.join(os.path.dirname(target), member.linkname) if member.issym() else \
+            os.path.join(dest, member.linkname) if member.islnk() else target
+        if not (member.isreg() or member.isdir() or member.issym() or member.islnk()) \
+                or not inside(target) or not inside(link):
+            raise PnpError(f"{what}: the archive git made cannot be read safely ({member.name!r} would be "
+                           "written outside the scratch folder, or is not a file, folder or link)", rule="versions.ref")
+    tar.extractall(dest)
 
 
 def _git_snapshot(source: GameSource, ref: str, load: LoadOptions, option: str) -> dict | None:

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
+import tarfile
 from pathlib import Path
+
+import pytest
 
 from clirun import run
 from pnp.model.scaffold import new_game
@@ -71,7 +75,10 @@ def test_diff_lists_exactly_the_changes_with_their_fields(tmp_path):
     assert "- **cards/spark** (face); title: Spark → Sparks; text: Draw a card. → Draw two cards." in md
 
 
-def test_diff_since_a_git_revision_of_the_game_folder(tmp_path):
+@pytest.mark.parametrize("extraction", ["filter", "without the data filter (Python 3.11.0 to 3.11.3)"])
+def test_diff_since_a_git_revision_of_the_game_folder(tmp_path, monkeypatch, extraction):
+    if extraction != "filter":
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
     game, out = make_game(tmp_path), tmp_path / "out"
     git = ["git", "-C", str(game), "-c", "user.name=t", "-c", "user.email=t@t.invalid"]
     subprocess.run(git + ["init", "-q"], check=True)
@@ -228,3 +235,47 @@ def test_visual_puts_each_changed_card_beside_its_old_self_with_the_change_frame
     refused = run("diff", str(game), "-o", str(out), "--visual", str(pdf_path), ok=False)  # last: never built
     assert refused.exception.rule == "versions.ref" and "has no build" in str(refused.exception)
     assert "pnp build" in refused.exception.hint
+
+
+@pytest.mark.parametrize("name, link", [("../outside.txt", ""), ("a/link", "../../etc"), ("a/../../up", "")])
+@pytest.mark.parametrize("has_filter", [True, False])
+def test_an_archive_member_leading_outside_the_scratch_folder_is_refused(tmp_path, monkeypatch, name, link,
+                                                                          has_filter):
+    from pnp.core.errors import PnpError
+    from pnp.pipeline.versions import _extract
+
+    if not has_filter:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo(name)
+        if link:
+            info.type, info.linkname = tarfile.SYMTYPE, link
+            tar.addfile(info)
+        else:
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"hi"))
+    dest = tmp_path / "scratch"
+    dest.mkdir()
+    with tarfile.open(fileobj=io.BytesIO(buf.getvalue())) as tar:
+        with pytest.raises(PnpError, match="cannot be read safely") as info:
+            _extract(tar, str(dest), "--since v1: g")
+    assert str(info.value).startswith("--since v1: g") and not (tmp_path / "outside.txt").exists()
+
+
+@pytest.mark.parametrize("has_filter", [True, False])
+def test_an_absolute_archive_name_is_extracted_inside_the_scratch_folder(tmp_path, monkeypatch, has_filter):
+    from pnp.pipeline.versions import _extract
+
+    if not has_filter:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("/g/cards.csv")
+        info.size = 2
+        tar.addfile(info, io.BytesIO(b"hi"))
+    dest = tmp_path / "scratch"
+    dest.mkdir()
+    with tarfile.open(fileobj=io.BytesIO(buf.getvalue())) as tar:
+        _extract(tar, str(dest), "--since v1: g")
+    assert (dest / "g" / "cards.csv").read_bytes() == b"hi"
