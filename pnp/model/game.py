@@ -83,9 +83,6 @@ class CellPlaces(Mapping[str, tuple[int, int]]):
     def __repr__(self) -> str:
         return f"CellPlaces({dict(self)!r})"
 
-    def __reduce__(self):
-        return CellPlaces, (self._numbers, self._lines)
-
 
 @dataclass
 class Row:

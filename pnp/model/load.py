@@ -68,10 +68,11 @@ def _load_rows(comp: Component, raw: RawTable, errors: list[DataError], copies_c
     for record in raw.records:
         values: dict[str, Any] = {}
         bad: set[str] = set()
-        lines = [record.cell_lines[positions[name]] for name in declared]
+        lines: list[int] = []
         for name, spec in declared.items():
             index = positions[name]
             cell = record.cells[index]
+            lines.append(record.cell_lines[index])
             known = seen[name]
             try:
                 if type(cell) is str:
