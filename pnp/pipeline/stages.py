@@ -127,46 +127,89 @@ def _side_one(task: Callable[[], object]) -> object:
 def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]]
                          ) -> tuple[dict[str, tuple[BuildResult, bool]], dict[str, object]]:
     """Every stage rendered and every side task done: the card sheets (the largest,
-    :data:`FIRST`) in this process, the rest in ``workers - 1`` forked processes, which inherit
-    the loaded game (nothing is read or pickled but the results). Where processes cannot be
-    forked (macOS and Windows start workers afresh, a sandbox forbids it) everything is done
-    here, one after another."""
+    :data:`FIRST`) in this process, the rest shared with ``workers - 1`` forked processes,
+    which inherit the loaded game (nothing is read or pickled but the results). Each worker is
+    handed the next item of the queue when it is done with one (a thread here feeds it);
+    once the card sheets are done, this process takes items from the queue's other end, so
+    neither side waits while the other still has work. Where processes cannot be forked (macOS
+    and Windows start workers afresh, a sandbox forbids it) everything is done here, one after
+    another."""
+    import threading
+    from collections import deque
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import wait as wait_for
     from concurrent.futures.process import BrokenProcessPool
 
     here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
-    others = [i for i, s in enumerate(stages) if s is not here]
+    items = [("stage", i) for i, s in enumerate(stages) if s is not here] + [("side", i) for i in range(len(side))]
     names, tasks = list(side), list(side.values())
 
     def all_here():
         return ({stage.name: _render_one(stage, dry) for stage in stages},
                 {name: _side_one(task) for name, task in side.items()})
 
+    def do_here(item: tuple[str, int]):
+        kind, i = item
+        return _render_one(stages[i], dry) if kind == "stage" else _side_one(tasks[i])
+
     context = process_context()
     if context.get_start_method() != "fork":
         return all_here()
     global _FORKED
     _FORKED = (stages, dry, tasks)
+    queue, lock, futures = deque(items), threading.Lock(), {}
+
+    def submit_next():
+        """Hand the queue's next item to a worker; its future, or None when none is left (an
+        item that cannot be handed over is done here afterwards)."""
+        with lock:
+            if not queue:
+                return None
+            item = queue.popleft()
+        try:
+            future = futures[item] = pool.submit(_render_forked if item[0] == "stage" else _side_forked, item[1])
+        except (OSError, RuntimeError, BrokenProcessPool):
+            return None
+        return future
+
+    def feed(future) -> None:
+        while future is not None:
+            wait_for([future])
+            future = submit_next()
+
     try:
         pool = ProcessPoolExecutor(workers - 1, mp_context=context)
-        futures = {i: pool.submit(_render_forked, i) for i in others}
-        side_futures = {i: pool.submit(_side_forked, i) for i in range(len(tasks))}
+        first = [submit_next() for _ in range(workers - 1)]  # the workers fork here, in this thread
     except OSError:
         _FORKED = ([], False, [])
         return all_here()
+    feeders = [threading.Thread(target=feed, args=(future,), daemon=True) for future in first if future is not None]
+    for thread in feeders:
+        thread.start()
     try:
         results = {here.name: _render_one(here, dry)} if here is not None else {}
-        for i, future in futures.items():
-            try:
-                results[stages[i].name] = future.result()
-            except (OSError, BrokenProcessPool):  # the worker died: render it here instead
-                results[stages[i].name] = _render_one(stages[i], dry)
+        mine = {}
+        while True:  # the card sheets are done: take the queue's last items until none is left
+            with lock:
+                if not queue:
+                    break
+                item = queue.pop()
+            mine[item] = do_here(item)
+        for thread in feeders:
+            thread.join()
         done: dict[str, object] = {}
-        for i, future in side_futures.items():
-            try:
-                done[names[i]] = future.result()
-            except (OSError, BrokenProcessPool):
-                done[names[i]] = _side_one(tasks[i])
+        for item in items:
+            if item in mine:
+                value = mine[item]
+            else:
+                try:
+                    value = futures[item].result()
+                except (KeyError, OSError, BrokenProcessPool):  # not handed over, or the worker died
+                    value = do_here(item)
+            if item[0] == "stage":
+                results[stages[item[1]].name] = value
+            else:
+                done[names[item[1]]] = value
     finally:
         pool.shutdown(cancel_futures=True)
         _FORKED = ([], False, [])

@@ -53,9 +53,11 @@ def test_stages_render_in_a_second_process(tiny, tmp_path, monkeypatch):
                             [x.name for x in s] + sorted(side)) or real(s, dry, workers, side))
     report = run_game(job(tiny, tmp_path / "out", 2))
     assert seen and seen[0][0] == "cards" and len(seen[0]) >= 3 and seen[0][-1] == "snapshot"
-    # this process drew the card sheets; the other stages were drawn (and their spy records
-    # kept) in the forked worker, and came back as results
-    assert pids == {"cards": os.getpid()}
+    # this process drew the card sheets; the first stage queued went to the forked worker at
+    # once (its spy record stayed there: it came back as a result), and what was still queued
+    # when the card sheets were done this process took back
+    assert pids["cards"] == os.getpid() and seen[0][1] not in pids
+    assert set(pids) < set(seen[0])
     assert seen[0][-2:] == ["checks", "snapshot"]  # the data checks and the snapshot beside them
     assert set(seen[0][:-2]) <= set(report.ran)
     assert report.rules_checked > 0
@@ -92,3 +94,24 @@ def test_only_a_single_game_renders_its_stages_side_by_side(tiny, tmp_path, monk
     monkeypatch.setattr("pnp.pipeline.build.map_ordered", lambda fn, items, workers, **kw: [fn(i) for i in items])
     run_jobs(two, workers=2)
     assert got == [1, 1]
+
+
+def test_what_no_worker_has_started_is_taken_back_when_the_card_sheets_are_done():
+    import os
+    import time
+
+    from pnp.outputs.base import BuildResult, Stage
+
+    def made_here(name: str, pause: float = 0.0):
+        def render(dry: bool) -> BuildResult:
+            time.sleep(pause)
+            return BuildResult(notes=[name, str(os.getpid())])
+        return Stage(name, [], render)
+
+    queue = [made_here("cards"), made_here("slow", 1.5), made_here("a"), made_here("b"), made_here("c")]
+    results, side = stages._render_side_by_side(queue, False, 2, {"task": lambda: os.getpid()})
+    where = {name: int(result.notes[1]) for name, (result, failed) in results.items()}
+    assert sorted(where) == ["a", "b", "c", "cards", "slow"] and not any(f for _, f in results.values())
+    # the slow stage went to the worker first; everything queued behind it was done here
+    assert where["slow"] != os.getpid()
+    assert {where[n] for n in ("cards", "a", "b", "c")} == {os.getpid()} and side == {"task": os.getpid()}
