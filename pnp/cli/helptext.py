@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '18b9e69a69e97afc067efc6395258bcfe80f62947cdbfa840a2045bac33f5d88'
+SOURCES = '4ed957ae134dca1c59b9a5e572c1b1ae2d6b26d751e076c9bf20e37f3fcdac5d'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""

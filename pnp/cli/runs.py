@@ -51,6 +51,9 @@ def describe(name: str, result) -> str:
         return f"{result.cards} card dividers on {result.sheets} sheet(s)" if result.sheets else ""
     if name == "accessibility":
         return ""
+    if name == "contact":
+        return f"{result.sheets} contact sheet(s) of {result.cards} faces and backs" + "".join(
+            f", {n}" for n in result.notes) if result.sheets else ""
     if name.startswith("ink-"):
         return f"{result.sheets} file(s), the {name[4:]} edition" + "".join(f"\n    {n}" for n in result.notes)
     if name.startswith("simulated-"):

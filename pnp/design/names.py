@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
 from ..model.pieces import Piece
 from .elements import COMMON_EXPRESSIONS, ELEMENT_SPECS
@@ -119,23 +120,34 @@ def _piece_reads(source: str) -> frozenset[str] | None:
     return frozenset(fields)
 
 
-def drawing_key(layouts: LayoutSet, piece: Piece) -> tuple | None:
-    """What ``piece``'s drawing depends on, as a hashable value: its layout's name and the values
-    of the context names that layout reads, ``piece`` narrowed to the fields it reads. Two
-    pieces with equal keys draw the same, so card sheets share one form between them and
-    exports draw one file for both. None when the names cannot be told (draw each piece)."""
+def read_context(layouts: LayoutSet, piece: Piece) -> dict[str, Any] | None:
+    """The part of ``piece``'s context its layout reads: the context names its templates read,
+    ``piece`` narrowed to the fields they read (a namespace's fields as a mapping). None when
+    the names cannot be told (then the whole context may count)."""
     names = template_names(layouts, piece.layout)
     if names is None:
         return None
-    values = []
+    read: dict[str, Any] = {}
     for name in sorted(names):
         value = piece.context.get(name)
         if name == "piece" and value is not None:
             fields = piece_fields(layouts, piece.layout)
             if fields is not None:
                 value = {f: getattr(value, f, None) for f in sorted(fields)}
-        values.append((name, _freeze(value)))
-    return piece.layout, tuple(values)
+        read[name] = value
+    return read
+
+
+def drawing_key(layouts: LayoutSet, piece: Piece) -> tuple | None:
+    """What ``piece``'s drawing depends on, as a hashable value: its layout's name and the values
+    of the context names that layout reads, ``piece`` narrowed to the fields it reads
+    (:func:`read_context`). Two pieces with equal keys draw the same, so card sheets share one
+    form between them and exports draw one file for both. None when the names cannot be told
+    (draw each piece)."""
+    read = read_context(layouts, piece)
+    if read is None:
+        return None
+    return piece.layout, tuple((name, _freeze(value)) for name, value in read.items())
 
 
 def _freeze(value):

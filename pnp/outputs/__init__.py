@@ -1,7 +1,7 @@
 """Outputs: one module (or package) per kind of file set `pnp build` writes for a game, and
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
-In build order: ``cards`` (card sheets and contact sheets), ``boards`` (boards, tokens, dice),
+In build order: ``cards`` (card sheets), ``contact`` (contact sheets), ``boards`` (boards, tokens, dice),
 ``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook``,
 ``export`` (the print-shop and Tabletop Simulator targets a manifest lists), ``editions``
 (simulated previews and ink-saving editions, when a build asks for them), ``cut``
@@ -48,7 +48,7 @@ class Registry(Mapping[str, Output]):
         return len(self._classes)
 
 
-OUTPUTS = Registry({"cards": (".cards", "CardsOutput"), "boards": (".boards", "BoardsOutput"),
+OUTPUTS = Registry({"cards": (".cards", "CardsOutput"), "contact": (".contact", "ContactOutput"), "boards": (".boards", "BoardsOutput"),
                     "accessibility": (".access", "AccessibilityOutput"), "rulebook": (".rulebook", "RulebookOutput"),
                     "export": (".export", "ExportOutput"), "editions": (".editions", "EditionsOutput"),
                     "cut": (".cut", "CutOutput"), "boxes": (".boxes", "BoxesOutput")})

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
+from ..core.errors import BuildError
 from ..core.files import game_files, write_atomic
 from ..core.findings import Finding
 from ..core.units import Size, paper, parse_length
@@ -194,16 +195,27 @@ class BuildResult:
     prune_within: Path | None = None
     notes: list[str] = field(default_factory=list)
     """Lines the build report prints under the part (an edition's ink per page)."""
+    caches: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
+    """(path, bytes) of what the part keeps for the next build besides its outputs (the contact
+    sheets' tile index): written with the outputs, but neither listed nor recorded, and a
+    cache that cannot be written is left out (the next build then does more work)."""
 
 
 def write_result(result: BuildResult) -> BuildResult:
     """Write ``result.outputs`` (each file atomically, so a reader never sees half a file),
     then remove ``result.remove`` and the folders under ``result.prune_within`` that leaves
-    empty. Fills ``result.files`` and ``result.removed``, drops the bytes and returns ``result``."""
+    empty. Fills ``result.files`` and ``result.removed``, drops the bytes and returns ``result``.
+    ``result.caches`` are written after the outputs, as far as they can be."""
     for path, data in result.outputs:
         write_atomic(path, data)
         result.files.append(path)
     result.outputs = []
+    for path, data in result.caches:
+        try:
+            write_atomic(path, data)
+        except (OSError, BuildError):
+            pass  # only a cache: the next build does without it
+    result.caches = []
     for path in result.remove:
         if path.is_file():
             path.unlink()

@@ -1,17 +1,15 @@
 """Home print-and-play card sheets: every card of every deck imposed on sheets (each front
 sheet followed by its back sheet, or faces and backs folded on one sheet), a calibration page
-pair first, and a contact sheet PNG per deck.
+pair first (the contact sheets of the decks are :mod:`.contact`'s).
 
 :func:`build_cards` renders the game's cards (pieces from :mod:`pnp.model.pieces`, geometry
 from :mod:`pnp.geometry.impose`, drawing by :class:`pnp.render.renderer.Renderer`) and writes
-``<game>-cards.pdf`` (or ``<game>-cards-gutter-fold.pdf``) and ``contact/<deck>.png``
-atomically: everything is rendered in memory first, so a failed build leaves the previous files
+``<game>-cards.pdf`` (or ``<game>-cards-gutter-fold.pdf``) atomically: everything is rendered in memory first, so a failed build leaves the previous files
 as they were.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -26,10 +24,9 @@ from ..design.drawable import drawable_cards
 from ..geometry.impose import FoldGrid, Grid, fit_fold, fit_grid, mirror
 from ..model.facts import game_facts
 from ..model.game import Game
-from ..model.pieces import CardInstance, Piece
-from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
+from ..model.pieces import CardInstance
+from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
 from ..render.canvas import PdfBytes, draw_cut_lines, draw_scale_check, new_canvas, stroke_segments, text
-from ..render.raster import pdf_to_png
 from ..render.renderer import Renderer
 from .base import (DUPLEX_NAMES, BuildResult, OutputJob, SheetOptions, Stage, cut_lines_option, dpi_option,
                    draft_option, stamp_option, write_result)
@@ -314,56 +311,6 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
     stroke_segments(c, fold.crop_marks(len(chunk)))
 
 
-CONTACT_COMPRESSION = 1
-"""zlib level of contact sheets, whose rows are stored unfiltered
-(:func:`pnp.render.raster.unfiltered_png`): they are looked at on a screen and made on every
-change of the cards, so fast encoding beats the last few per cent of size."""
-
-
-def contact_sheet_png(renderer: Renderer, cards: list[CardInstance], title: str, dpi: int = 100,
-                      image_dpi: int | None = SCREEN_DPI) -> bytes:
-    """A PNG of every distinct face of one deck in a grid, each captioned with its id and copy
-    count, the deck backs last. ``dpi`` is the raster resolution (100: card text stays legible);
-    art is drawn from versions at ``image_dpi`` (a screen's 150 by default)."""
-    faces: list[Piece] = []
-    copies: dict[str, int] = {}
-    for card in cards:
-        key = card.face.card_key
-        if key not in copies:
-            faces.append(card.face)
-        copies[key] = copies.get(key, 0) + 1
-    backs = {}
-    for card in cards:
-        backs.setdefault(card.back.layout, card.back)
-    items = faces + list(backs.values())
-    size = cards[0].size
-    cols = min(10, len(items))
-    rows = (len(items) + cols - 1) // cols
-    pad = 3 * MM
-    caption = 4 * MM
-    head = 10 * MM
-    w = cols * (size.width + pad) + pad
-    h = rows * (size.height + pad + caption) + pad + head
-    buf = io.BytesIO()
-    c = new_canvas(buf, Size(w, h), scratch=True, image_dpi=image_dpi)
-    c.setFillColorRGB(0.93, 0.93, 0.93)
-    c.rect(0, 0, w, h, stroke=0, fill=1)
-    c.setFillColorRGB(0, 0, 0)
-    text(c, "sans-bold", 14, pad, h - head + 3 * MM, title)
-    for i, piece in enumerate(items):
-        r, col = divmod(i, cols)
-        x = pad + col * (size.width + pad)
-        y = h - head - (r + 1) * (size.height + pad + caption) + caption
-        renderer.draw(c, piece, (x, y, size.width, size.height), (0, 0, 0, 0))
-        key = piece.card_key
-        caption_text = f"{piece.row_id}  x{copies[key]}" if key in copies else f"back: {piece.layout}"
-        c.setFillColorRGB(0.2, 0.2, 0.2)
-        text(c, "sans", 7, x, y - caption + 1.2 * MM, caption_text)
-    c.showPage()
-    c.save()
-    return pdf_to_png(buf.getvalue(), dpi=dpi, compress_level=CONTACT_COMPRESSION, unfiltered=True)
-
-
 def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -> list[CardInstance]:
     """The cards ``only`` names (``DECK`` for a whole deck, ``DECK/ROW_ID`` for one card with
     its copies), in the order of ``cards``. Raises BuildError naming a deck or card the game
@@ -388,19 +335,17 @@ def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -
 def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptions,
                  max_image_pixels: int | None = DEFAULT_MAX_PIXELS, dry: bool = False,
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
-                 contact_dpi: int | None = SCREEN_DPI, draft: bool = False, stamp: bool = False,
+                 draft: bool = False, stamp: bool = False,
                  reprint: ReprintPlan | None = None, cut_lines: bool = False,
                  color_convert=None, converter=None) -> BuildResult:
-    """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``)
-    and a contact sheet per deck, in memory (``result.outputs``; nothing is written). A ``dry``
-    render draws every card but no contact sheet (they draw the same cards again).
+    """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``),
+    in memory (``result.outputs``; nothing is written). A ``dry`` render draws the same.
 
     Cards whose face or back layout the layouts file does not define are left out, each an
     error finding at its cell; problems drawing a card are findings naming it (the box is left
     out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit); art is
-    embedded at ``image_dpi`` in the sheets and ``contact_dpi`` in the contact sheets (px/in
-    at its placed size). With ``only`` (:func:`select_cards`), just those cards go on
-    ``<game>-cards-only.pdf``, with no contact sheets. A ``draft`` prints missing art as a
+    embedded at ``image_dpi`` (px/in at its placed size). With ``only``
+    (:func:`select_cards`), just those cards go on ``<game>-cards-only.pdf``. A ``draft`` prints missing art as a
     placeholder, a warning (else an error). ``stamp`` prints the version stamp on every face
     (docs/versions.md). With ``reprint``, just the cards it prints go on
     ``<game>-cards-changed.pdf``, beside ``<game>-changes.pdf``, the list of what to take out
@@ -416,11 +361,9 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)
-        opts = replace(opts, contact_sheets=False)
     result = BuildResult(cards=len(cards))
     if reprint is not None:
         cards = reprint_cards(cards, reprint)
-        opts = replace(opts, contact_sheets=False)
         result.cards = len(cards)
         page, _ = changes_page_pdf(game.title, reprint, opts.paper_size())
         result.outputs.append((out_dir / f"{game.file_stem}-changes.pdf", page))
@@ -432,13 +375,6 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     part = "-only" if only else "-changed" if reprint is not None else ""
     name = f"{game.file_stem}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
     result.outputs.append((out_dir / name, sink.value()))
-    if opts.contact_sheets and not dry:
-        renderer.stamp = False  # a contact sheet shows the faces on screen: no stamp, no slug to find
-        for comp in step("contact sheets", len(game.components)).each(game):
-            deck_cards = [card for card in cards if card.deck == comp.id]
-            if deck_cards:
-                png = contact_sheet_png(renderer, deck_cards, f"{game.title}: {comp.name}", image_dpi=contact_dpi)
-                result.outputs.append((out_dir / "contact" / f"{comp.id}.png", png))
     result.findings = merge(findings + renderer.findings)
     return result
 
@@ -451,7 +387,7 @@ def build_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOption
 
 
 class CardsOutput:
-    """``cards``: the card sheets and contact sheets of every deck."""
+    """``cards``: the card sheets of every deck."""
 
     name = "cards"
 
@@ -461,21 +397,22 @@ class CardsOutput:
         def render(dry: bool) -> BuildResult:
             return render_cards(job.game, game_layouts(job.game, job.source), job.out_dir, settings.sheet,
                                 max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
-                                image_dpi=settings.print_dpi(), contact_dpi=settings.screen_dpi(),
+                                image_dpi=settings.print_dpi(),
                                 draft=settings.draft, stamp=stamp, reprint=settings.reprint,
                                 cut_lines=settings.cut_lines)
 
         stamp = settings.stamps(job.game)
+        sheet = replace(settings.sheet, contact_sheets=False)  # the contact stage's, not these sheets'
         if settings.changed_since is not None and settings.reprint is None:
             return []  # the earlier version could not be read: its error is the run's finding
         if settings.reprint is not None:
             return [Stage("cards-changed", job.data_files() + job.card_template_files() + job.font_files(), render,
-                          (settings.sheet, settings.max_image_pixels, settings.reprint)
+                          (sheet, settings.max_image_pixels, settings.reprint)
                           + dpi_option(settings.image_dpi, None) + draft_option(settings.draft) + stamp_option(stamp)
                           + cut_lines_option(settings.cut_lines))]
         # a quick sheet of some cards has a record of its own: the full build's stays valid
         return [Stage("cards-only" if settings.only else "cards",
                       job.data_files() + job.card_template_files() + job.font_files(), render,
-                      (settings.sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
+                      (sheet, settings.max_image_pixels) + dpi_option(settings.image_dpi, None)
                       + ((settings.only,) if settings.only else ()) + draft_option(settings.draft)
                       + stamp_option(stamp) + cut_lines_option(settings.cut_lines))]

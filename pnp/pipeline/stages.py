@@ -222,8 +222,8 @@ sheets, most of a build's time (the other stages together take about as long).""
 
 
 def write_stages(rendered: Rendered, record: BuildRecord) -> list[Finding]:
-    """Write every rendered stage's outputs, remove the files each wrote last time and no longer
-    makes, and record the stages that found no error (a stage with errors renders again next
+    """Write every rendered stage's outputs, remove the files each wrote last time that no stage
+    makes any more, and record the stages that found no error (a stage with errors renders again next
     time, and so reports them again). A stage whose files cannot be written (a read-only
     folder, a full disk, a file held open) joins ``rendered.failed`` and is not recorded; the
     other stages are still written. Returns a ``build.write`` error finding per file that
@@ -231,15 +231,17 @@ def write_stages(rendered: Rendered, record: BuildRecord) -> list[Finding]:
     problems: list[Finding] = []
     out_dir = record.out_dir.resolve()
     writing = progress.step("writing", sum(len(r.outputs) for r in rendered.ran.values()))
+    # what any stage of this build makes or keeps (a file one stage made before may be another's now)
+    made = {path.resolve() for result in rendered.ran.values() for path, _ in result.outputs} | \
+        {path.resolve() for files in rendered.kept.values() for path in files}
     for name, result in rendered.ran.items():
         if name in rendered.failed:
             continue  # nothing rendered: its earlier files stay
         writing.advance(len(result.outputs))
-        made = {path.resolve() for path, _ in result.outputs}
         for rel, digest in record.entries.get(name, {}).get("files", {}).items():
             old = (record.out_dir / rel).resolve()
-            # a file this stage wrote last time and makes no more; one changed since (by hand,
-            # or a record that names another file) is not this build's to remove
+            # a file this stage wrote last time and no stage makes now; one changed since (by
+            # hand, or a record that names another file) is not this build's to remove
             if old not in made and old.is_file() and old.is_relative_to(out_dir) and old not in result.remove \
                     and file_digest(old) == digest:
                 result.remove.append(old)

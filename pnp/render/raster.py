@@ -3,6 +3,7 @@ resolution."""
 
 from __future__ import annotations
 
+import ctypes
 import io
 import struct
 import zlib
@@ -51,6 +52,96 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
     if not encode:
         return image.tobytes()
     return png_bytes(image, compress_level, dpi=resolution)
+
+
+def render_page_rows(pdf: bytes, size: tuple[int, int], rows: bytearray | None = None) -> bytearray:
+    """Page 0 of ``pdf`` scaled to fill ``size`` = (width, height) px, as PNG rows: for each
+    row a filter byte 0 (none) and its RGB bytes (so ``height`` x (width x 3 + 1) bytes, what
+    :func:`rows_png` deflates as they are). On white, or painted over ``rows`` (such bytes, as
+    :func:`unfiltered_rows` gives them, changed in place), which show wherever the page paints
+    nothing. pdfium draws straight into the rows: no second copy of the picture is made."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    width, height = size
+    stride = width * 3 + 1
+    if rows is None:
+        rows = bytearray(b"\xff") * (stride * height)
+        rows[::stride] = bytes(height)
+    if len(rows) != stride * height:
+        raise ValueError(f"{len(rows)} bytes are not {height} rows of {width} px")
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        view = (ctypes.c_ubyte * (len(rows) - 1)).from_buffer(rows, 1)  # each row after its filter byte
+        bitmap = raw.FPDFBitmap_CreateEx(width, height, raw.FPDFBitmap_BGR, view, stride)
+        page = doc[0]
+        try:
+            raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
+        finally:
+            page.close()
+            raw.FPDFBitmap_Destroy(bitmap)
+            del view
+    finally:
+        doc.close()
+    return rows
+
+
+def rows_png(rows: bytes | bytearray, width: int, height: int, compress_level: int = 1) -> bytes:
+    """The RGB PNG of ``rows`` as :func:`render_page_rows` gives them, deflated at zlib's
+    ``compress_level`` in one piece (the same bytes :func:`unfiltered_png` writes for the same
+    pixels)."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, compress_level)) \
+        + chunk(b"IEND", b"")
+
+
+def unfiltered_rows(png: bytes) -> tuple[int, int, bytearray] | None:
+    """The rows of a PNG :func:`rows_png` or :func:`unfiltered_png` wrote without alpha:
+    (width, height, rows), ``rows`` being each row's filter byte (0) and then its RGB bytes,
+    inflated into one buffer; None for any other PNG (another colour type or depth,
+    interlaced, a row filtered) or damaged bytes."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    at, header, data = 8, None, []
+    try:
+        while at + 8 <= len(png):
+            length, kind = struct.unpack(">I4s", png[at:at + 8])
+            if at + 12 + length > len(png):
+                return None  # cut short
+            body = memoryview(png)[at + 8:at + 8 + length]
+            if kind == b"IHDR":
+                header = struct.unpack(">IIBBBBB", body)
+            elif kind == b"IDAT":
+                data.append(body)
+            elif kind == b"IEND":
+                break
+            at += 12 + length
+        if header is None or header[2:] != (8, 2, 0, 0, 0):
+            return None
+        width, height = header[0], header[1]
+        stride = width * 3 + 1
+        rows, filled = bytearray(stride * height), 0
+        inflate = zlib.decompressobj()
+        for part in data:  # inflated a piece at a time into the one buffer
+            while part:
+                out = inflate.decompress(part, 1 << 22)
+                if filled + len(out) > len(rows):
+                    return None
+                rows[filled:filled + len(out)] = out
+                filled += len(out)
+                part = inflate.unconsumed_tail
+        out = inflate.flush()
+        if not inflate.eof or filled + len(out) != len(rows):
+            return None  # the stream ends early, or its checksum is wrong
+        rows[filled:] = out
+    except (struct.error, zlib.error):
+        return None
+    if rows[::stride].count(0) != height:
+        return None
+    return width, height, rows
 
 
 EXPORT_COMPRESSION = 1

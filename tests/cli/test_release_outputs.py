@@ -39,7 +39,7 @@ def test_a_release_records_the_files_of_the_last_full_build_and_no_other(tmp_pat
     saved = json.loads((game / "releases" / "1.0.json").read_text())
     last = json.loads((out / "g" / ".pnp-pieces.json").read_text())["build"]
     record = recorded(out / "g")
-    assert set(last) == {"accessibility", "boards", "cards", "rulebook"}  # this build's parts, each current
+    assert set(last) == {"accessibility", "boards", "cards", "contact", "rulebook"}  # this build's parts, each current (contact: none made)
     assert all(record[name]["key"] == key for name, key in last.items())
     expected = {rel: digest for name in last for rel, digest in record[name]["files"].items()}
     assert saved["outputs"] == expected and "g-cards.pdf" in expected

@@ -20,7 +20,7 @@ def test_unchanged_inputs_render_nothing(tiny, tmp_path):
     pdf = tmp_path / "tiny-cards.pdf"
     stamp = pdf.stat().st_mtime_ns
     ran, skipped = build(tiny, tmp_path)
-    assert ran == {} and set(skipped) == {"cards", "boards", "accessibility", "rulebook"}
+    assert ran == {} and set(skipped) == {"cards", "contact", "boards", "accessibility", "rulebook"}
     assert pdf.stat().st_mtime_ns == stamp
 
 
