@@ -1,8 +1,8 @@
 """Outputs: one module (or package) per kind of file set `pnp build` writes for a game, and
 :data:`OUTPUTS`, the registry a build runs them from (:mod:`.base` describes an output).
 
-In build order: ``cards`` (card sheets), ``contact`` (contact sheets), ``boards`` (boards, tokens, dice),
-``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook``,
+In build order: ``cards`` (card sheets), ``contact`` (contact sheets), ``boards`` (boards,
+tokens, dice), ``accessibility`` (findings only: colour vision, greyscale, contrast), ``rulebook``,
 ``export`` (the print-shop and Tabletop Simulator targets a manifest lists), ``editions``
 (simulated previews and ink-saving editions, when a build asks for them), ``cut``
 (print-and-cut sheets and cut files, with ``--cut``) and ``boxes`` (tuck boxes, with
@@ -48,8 +48,9 @@ class Registry(Mapping[str, Output]):
         return len(self._classes)
 
 
-OUTPUTS = Registry({"cards": (".cards", "CardsOutput"), "contact": (".contact", "ContactOutput"), "boards": (".boards", "BoardsOutput"),
-                    "accessibility": (".access", "AccessibilityOutput"), "rulebook": (".rulebook", "RulebookOutput"),
+OUTPUTS = Registry({"cards": (".cards", "CardsOutput"), "contact": (".contact", "ContactOutput"),
+                    "boards": (".boards", "BoardsOutput"), "accessibility": (".access", "AccessibilityOutput"),
+                    "rulebook": (".rulebook", "RulebookOutput"),
                     "export": (".export", "ExportOutput"), "editions": (".editions", "EditionsOutput"),
                     "cut": (".cut", "CutOutput"), "boxes": (".boxes", "BoxesOutput")})
 """Every output a build makes, in build order (see the module docstring)."""

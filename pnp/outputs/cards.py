@@ -4,8 +4,8 @@ pair first (the contact sheets of the decks are :mod:`.contact`'s).
 
 :func:`build_cards` renders the game's cards (pieces from :mod:`pnp.model.pieces`, geometry
 from :mod:`pnp.geometry.impose`, drawing by :class:`pnp.render.renderer.Renderer`) and writes
-``<game>-cards.pdf`` (or ``<game>-cards-gutter-fold.pdf``) atomically: everything is rendered in memory first, so a failed build leaves the previous files
-as they were.
+``<game>-cards.pdf`` (or ``<game>-cards-gutter-fold.pdf``) atomically: everything is rendered in
+memory first, so a failed build leaves the previous files as they were.
 """
 
 from __future__ import annotations
@@ -344,8 +344,8 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     Cards whose face or back layout the layouts file does not define are left out, each an
     error finding at its cell; problems drawing a card are findings naming it (the box is left
     out). Art over ``max_image_pixels`` pixels is refused (None lifts the limit); art is
-    embedded at ``image_dpi`` (px/in at its placed size). With ``only``
-    (:func:`select_cards`), just those cards go on ``<game>-cards-only.pdf``. A ``draft`` prints missing art as a
+    embedded at ``image_dpi`` (px/in at its placed size). With ``only`` (:func:`select_cards`),
+    just those cards go on ``<game>-cards-only.pdf``. A ``draft`` prints missing art as a
     placeholder, a warning (else an error). ``stamp`` prints the version stamp on every face
     (docs/versions.md). With ``reprint``, just the cards it prints go on
     ``<game>-cards-changed.pdf``, beside ``<game>-changes.pdf``, the list of what to take out

@@ -198,7 +198,8 @@ def _old_sheet(out_dir: Path, entry: Any, layout: SheetLayout, frame: str) -> tu
 
 
 def _sheet_pdf(renderer: Renderer, layout: SheetLayout, title: str, captions: list[str],
-               tiles: list[tuple[int, Piece]], size: Size, dpi: int, image_dpi: int | None, frame: bool = True) -> bytes:
+               tiles: list[tuple[int, Piece]], size: Size, dpi: int, image_dpi: int | None,
+               frame: bool = True) -> bytes:
     """The page a sheet is rasterised from, ``layout.size`` px at ``dpi``: the frame (the grey,
     the title and each tile's caption; left out when ``frame`` is False, so that the page
     paints nothing there) and each (index, piece) of ``tiles`` at its place on the grey."""
@@ -289,8 +290,9 @@ def render_contact(job: OutputJob, inputs: list[Path], options: tuple, dry: bool
     renderer = Renderer(layouts, game.path, max_image_pixels=settings.max_image_pixels,
                         game_display=game.display_root, draft=settings.draft)
     tables = {comp.table.resolve() for comp in game if comp.table is not None}
-    sheets, index, (tiles, drawn) = contact_sheets(game, layouts, cards, job.out_dir, tile_base(inputs, tables, options),
-                                                   renderer, reuse=reuse, image_dpi=settings.screen_dpi())
+    base = tile_base(inputs, tables, options)
+    sheets, index, (tiles, drawn) = contact_sheets(game, layouts, cards, job.out_dir, base, renderer, reuse=reuse,
+                                                   image_dpi=settings.screen_dpi())
     result = BuildResult(outputs=sheets, sheets=len(sheets), cards=tiles)
     if drawn < tiles:
         result.notes.append(f"{drawn} drawn, {tiles - drawn} unchanged since the last build")

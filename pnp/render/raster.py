@@ -76,7 +76,8 @@ def render_page_rows(pdf: bytes, size: tuple[int, int], rows: bytearray | None =
         bitmap = raw.FPDFBitmap_CreateEx(width, height, raw.FPDFBitmap_BGR, view, stride)
         page = doc[0]
         try:
-            raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
+            raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
+                                      raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
         finally:
             page.close()
             raw.FPDFBitmap_Destroy(bitmap)
