@@ -120,6 +120,14 @@ def _piece_reads(source: str) -> frozenset[str] | None:
     return frozenset(fields)
 
 
+def volatile(layouts: LayoutSet, name: str) -> bool:
+    """Whether layout ``name`` may draw differently for the same values: a template of it uses
+    the ``random`` filter, or its templates cannot be told (then nothing drawn with it is
+    reused from an earlier drawing)."""
+    sources = _template_sources(layouts, name)
+    return sources is None or any("random" in source for source in sources)
+
+
 def read_context(layouts: LayoutSet, piece: Piece) -> dict[str, Any] | None:
     """The part of ``piece``'s context its layout reads: the context names its templates read,
     ``piece`` narrowed to the fields they read (a namespace's fields as a mapping). None when

@@ -195,10 +195,11 @@ class BuildResult:
     prune_within: Path | None = None
     notes: list[str] = field(default_factory=list)
     """Lines the build report prints under the part (an edition's ink per page)."""
-    caches: list[tuple[Path, bytes]] = field(default_factory=list, repr=False)
+    caches: list[tuple[Path, bytes | None]] = field(default_factory=list, repr=False)
     """(path, bytes) of what the part keeps for the next build besides its outputs (the contact
-    sheets' tile index): written with the outputs, but neither listed nor recorded, and a
-    cache that cannot be written is left out (the next build then does more work)."""
+    sheets' tile index; None removes the file): written with the outputs, but neither listed
+    nor recorded, and a cache that cannot be written is left out (the next build then does
+    more work)."""
 
 
 def write_result(result: BuildResult) -> BuildResult:
@@ -212,7 +213,10 @@ def write_result(result: BuildResult) -> BuildResult:
     result.outputs = []
     for path, data in result.caches:
         try:
-            write_atomic(path, data)
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, data)
         except (OSError, BuildError):
             pass  # only a cache: the next build does without it
     result.caches = []

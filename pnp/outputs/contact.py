@@ -29,7 +29,7 @@ from ..core.progress import step
 from ..core.units import MM, Size
 from ..design.drawable import drawable_cards
 from ..design.layouts import LayoutSet, game_layouts
-from ..design.names import read_context
+from ..design.names import read_context, volatile
 from ..model.context import REF_DEPTH, Ref
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
@@ -123,7 +123,9 @@ def _frozen(value: Any, memo: dict, depth: int = REF_DEPTH + 1):
             return ("ref", str(value))
         key = (id(row), d.get("_depth"), depth)
         if key not in memo:  # the row is kept with its values, so that its id is no other's
-            memo[key] = (row, tuple((name, _frozen(getattr(value, name), memo, depth - 1))
+            # the row's values as the reference resolves them (not getattr: a column may be
+            # named like a method of str, such as title or count)
+            memo[key] = (row, tuple((name, _frozen(Ref.__getattr__(value, name), memo, depth - 1))
                                     for name in sorted(row.values)))
         return ("ref", str(value), memo[key][1])
     if isinstance(value, SimpleNamespace):
@@ -139,11 +141,15 @@ def _frozen(value: Any, memo: dict, depth: int = REF_DEPTH + 1):
     return (type(value).__name__, repr(value))
 
 
-def tile_key(base: str, piece: Piece, layouts: LayoutSet, memo: dict | None = None) -> str:
+def tile_key(base: str, piece: Piece, layouts: LayoutSet, memo: dict | None = None) -> str | None:
     """The SHA-256 (hex) of what one tile shows: ``base`` (:func:`tile_base`: every input but the
     tables, and the tile's size) with the piece's layout and what its templates read of its
     context (:func:`~pnp.design.names.read_context`; the whole context when that cannot be
-    told), references followed (``memo`` as :func:`_frozen`'s). Equal keys, equal pixels."""
+    told), references followed (``memo`` as :func:`_frozen`'s). Equal keys, equal pixels.
+    None for a layout that may draw differently each time (:func:`~pnp.design.names.volatile`):
+    such a tile is always drawn."""
+    if volatile(layouts, piece.layout):
+        return None
     read = read_context(layouts, piece)
     seen = piece.context if read is None else read
     h = hashlib.sha256(base.encode())
@@ -151,20 +157,25 @@ def tile_key(base: str, piece: Piece, layouts: LayoutSet, memo: dict | None = No
     return h.hexdigest()
 
 
-def tile_base(inputs: Iterable[Path], tables: set[Path], options: tuple) -> str:
-    """What every tile of a build depends on besides its piece: the name and content of each
-    input file that is not one of the game's ``tables`` (layouts, art, fonts, game.toml ...),
-    the ``options`` and the pnp version; a change to any of them draws every tile again.
-    Paths are left out, so the key is the same wherever the game and pnp are."""
+def tile_base(inputs: Iterable[Path], tables: set[Path], options: tuple, roots: dict[str, Path]) -> str:
+    """What every tile of a build depends on besides its piece: each input file that is not
+    one of the game's ``tables`` (layouts, art, fonts, game.toml ...), by its place and
+    content, the ``options`` and the pnp version; a change to any of them draws every tile
+    again. A file is placed by its path within one of ``roots`` (name -> folder: the game's
+    folder and its templates folder), else by its name, so that the key is the same wherever
+    the game and pnp are."""
     parts = []
     for path in {Path(p) for p in inputs}:
-        if path.resolve() in tables:
+        resolved = path.resolve()
+        if resolved in tables:
             continue
+        place = next((f"{name}:{resolved.relative_to(root).as_posix()}" for name, root in roots.items()
+                      if resolved.is_relative_to(root)), path.name)
         try:
             digest = file_digest(path) if path.is_file() else "missing"
         except OSError:
             digest = "unreadable"
-        parts.append(f"{path.name}\0{digest}")
+        parts.append(f"{place}\0{digest}")
     text = "\n".join([f"pnp {__version__} contact tiles {FORMAT}", repr(options)] + sorted(parts))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -174,7 +185,7 @@ def read_index(out_dir: Path) -> dict[str, dict]:
     none, or one of another format or shape: nothing is reused then)."""
     try:
         index = json.loads((out_dir / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
         return {}
     if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(index.get("decks"), dict):
         return {}
@@ -256,14 +267,15 @@ def contact_sheets(game: Game, layouts: LayoutSet, cards: list[CardInstance], ou
         title = f"{game.title}: {comp.name}"
         captions = [f"{piece.row_id}  x{copies[piece.card_key]}" if piece.card_key in copies
                     else f"back: {piece.layout}" for piece in items]
-        frame = hashlib.sha256(repr((layout, title, captions)).encode("utf-8")).hexdigest()
+        frame = hashlib.sha256(repr((base, layout, title, captions)).encode("utf-8")).hexdigest()
         found = _old_sheet(out_dir, old[comp.id], layout, frame) if comp.id in old else None
-        rows = unfiltered_rows(found[0]) if found and found[1] != keys else None
-        if found and found[1] == keys:
+        same = found is not None and None not in keys and found[1] == keys
+        rows = unfiltered_rows(found[0]) if found and not same else None
+        if same:
             png, changed = found[0], []  # every tile and the frame as they were: the same bytes
         else:
             over = rows is not None and rows[:2] == layout.size and len(found[1]) == len(keys)
-            changed = [i for i, key in enumerate(keys) if not over or found[1][i] != key]
+            changed = [i for i, key in enumerate(keys) if not over or key is None or found[1][i] != key]
             pdf = _sheet_pdf(renderer, layout, title, captions, [(i, items[i]) for i in changed], size, dpi,
                              image_dpi, frame=not over)
             pixels = render_page_rows(pdf, layout.size, rows[2] if over else None)
@@ -279,21 +291,27 @@ def contact_sheets(game: Game, layouts: LayoutSet, cards: list[CardInstance], ou
 
 def render_contact(job: OutputJob, inputs: list[Path], options: tuple, dry: bool, reuse: bool) -> BuildResult:
     """The contact stage: every deck's sheet (:func:`contact_sheets`) and the tiles' index (a
-    cache beside the build record), in memory; nothing in a dry run."""
+    cache beside the build record), in memory; nothing in a dry run. A build that makes no
+    sheet removes the index, and the sheets and ``contact`` folder an earlier build made."""
+    result = BuildResult(prune_within=job.out_dir)
     if dry:
-        return BuildResult()
+        return result
     game, settings = job.game, job.settings
     layouts = game_layouts(game, job.source)
     cards, _ = drawable_cards(game, layouts)  # what cannot be drawn the card sheets report
     if not cards:
-        return BuildResult()
+        result.caches.append((job.out_dir / INDEX, None))
+        return result
     renderer = Renderer(layouts, game.path, max_image_pixels=settings.max_image_pixels,
                         game_display=game.display_root, draft=settings.draft)
     tables = {comp.table.resolve() for comp in game if comp.table is not None}
-    base = tile_base(inputs, tables, options)
+    roots = {"game": game.path.resolve()}
+    if job.source.templates_dir is not None:
+        roots["templates"] = job.source.templates_dir.resolve()
+    base = tile_base(inputs, tables, options, roots)
     sheets, index, (tiles, drawn) = contact_sheets(game, layouts, cards, job.out_dir, base, renderer, reuse=reuse,
                                                    image_dpi=settings.screen_dpi())
-    result = BuildResult(outputs=sheets, sheets=len(sheets), cards=tiles)
+    result.outputs, result.sheets, result.cards = sheets, len(sheets), tiles
     if drawn < tiles:
         result.notes.append(f"{drawn} drawn, {tiles - drawn} unchanged since the last build")
     result.caches.append((job.out_dir / INDEX, (json.dumps(index, sort_keys=True) + "\n").encode()))
@@ -317,8 +335,8 @@ class ContactOutput:
             + draft_option(settings.draft)
 
         def render(dry: bool) -> BuildResult:
-            if not wanted:
-                return BuildResult()  # the sheets an earlier build made are removed
+            if not wanted:  # the sheets an earlier build made are removed, and their index
+                return BuildResult(prune_within=job.out_dir, caches=[] if dry else [(job.out_dir / INDEX, None)])
             return render_contact(job, inputs, options, dry, reuse=not settings.force)
 
         return [Stage("contact", inputs, render, options)]

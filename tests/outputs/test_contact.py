@@ -148,3 +148,58 @@ def test_rows_of_other_pngs_are_not_read():
     assert unfiltered_rows(b"not a png") is None
     good = unfiltered_png(bytes(8 * 4 * 3), 8, 4)
     assert unfiltered_rows(good[:-20]) is None  # cut short
+
+
+def test_art_moved_to_where_a_card_looks_for_it_redraws_its_tile(tiny, tmp_path):
+    """Files are told apart by where they are in the game folder, not by name alone: a picture
+    moved into the folder a card draws from changes the tile."""
+    layouts = tiny / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text() + '\n[layouts.action.boxes.pic]\ntype = "image"\n'
+                       'image = "art/{{ id }}.png"\nx = "6mm"\ny = "28mm"\nwidth = "20mm"\nheight = "11mm"\n'
+                       'overlap = true\n')
+    (tiny / "art").mkdir()
+    (tiny / "incoming").mkdir()
+    names = [line.split(",")[0] for line in (tiny / "cards.csv").read_text().splitlines()[1:] if line]
+    for name in names:
+        Image.new("RGB", (30, 30), (200, 40, 40)).save(tiny / "incoming" / f"{name}.png")
+    source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(), draft=True)  # missing art prints a placeholder
+    run_game(BuildJob(source, tmp_path / "out", settings, LoadOptions()))
+    for name in names:
+        (tiny / "incoming" / f"{name}.png").rename(tiny / "art" / f"{name}.png")
+    again = run_game(BuildJob(source, tmp_path / "out", settings, LoadOptions()))
+    assert contact_note(again) == []  # every tile drawn again
+    run_game(BuildJob(source, tmp_path / "clean", settings, LoadOptions()))
+    assert sheet(tmp_path / "out", "tiny", "cards") == sheet(tmp_path / "clean", "tiny", "cards")
+
+
+def test_an_index_nested_past_reading_is_no_index(tiny, tmp_path):
+    out = tmp_path / "out"
+    build(tiny, out)
+    (out / "tiny" / INDEX).write_text("[" * 100_000 + "]" * 100_000)
+    csv = tiny / "cards.csv"
+    csv.write_text(csv.read_text().replace("Leaf", "Leaves"))
+    again = build(tiny, out)
+    assert not [f for f in again.findings if f.severity == "error"] and contact_note(again) == []
+
+
+def test_no_contact_sheets_leave_no_index_and_no_folder(tiny, tmp_path):
+    out = tmp_path / "out"
+    build(tiny, out)
+    assert (out / "tiny" / INDEX).is_file() and (out / "tiny" / "contact").is_dir()
+    source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
+    run_game(BuildJob(source, out, BuildSettings(SheetOptions(contact_sheets=False)), LoadOptions()))
+    assert not (out / "tiny" / INDEX).exists() and not (out / "tiny" / "contact").exists()
+
+
+def test_a_referenced_column_named_like_a_method_of_str_counts_by_its_value():
+    from types import SimpleNamespace
+
+    from pnp.model.context import Ref
+    from pnp.outputs.contact import _frozen
+
+    def frozen(title: str):
+        return _frozen({"family": Ref("a", SimpleNamespace(values={"title": title, "count": 3}))}, {})
+
+    assert frozen("Alkali") != frozen("Alkali metals")
+    assert "Alkali" in repr(frozen("Alkali")) and "callable" not in repr(frozen("Alkali"))
