@@ -22,7 +22,8 @@ cards, their family): each level's references resolve in turn, and a cycle of ta
 
 class Ref(str):
     """A reference cell's id that also gives the referenced row's columns as attributes, their
-    references resolved in turn (``molecule.elements[0].family.glyph``), up to REF_DEPTH deep."""
+    references resolved in turn (``molecule.elements[0].family.glyph``), up to REF_DEPTH deep.
+    A column named like a method of str (``title``, ``count``, ``index``) gives the column."""
 
     def __new__(cls, value: str, row: Row | None, game: Game | None = None, comp: Component | None = None,
                 depth: int = 0):
@@ -33,6 +34,15 @@ class Ref(str):
         obj._depth = depth
         obj._values = None
         return obj
+
+    def __getattribute__(self, name: str) -> Any:
+        # a column of the referenced row comes before a method of str of the same name
+        # (``family.title``, ``molecule.count``), which would otherwise print as a method
+        if name[:1] != "_":
+            row = object.__getattribute__(self, "__dict__").get("_row")
+            if row is not None and name in row.values:
+                return Ref.__getattr__(self, name)
+        return super().__getattribute__(name)
 
     def __getattr__(self, name: str) -> Any:
         d = self.__dict__

@@ -28,3 +28,14 @@ def test_a_reference_to_a_missing_row_is_its_id_alone():
     assert lost == "nowhere"
     with pytest.raises(AttributeError):
         lost.name
+
+
+def test_a_column_named_like_a_method_of_str_gives_its_cell():
+    from types import SimpleNamespace
+
+    from pnp.design.templating import compiled
+
+    family = Ref("alkali", SimpleNamespace(values={"title": "Alkali Metals", "count": 7, "name": "Alkali"}))
+    assert family.title == "Alkali Metals" and family.count == 7 and family.name == "Alkali"
+    assert family.upper() == "ALKALI" and family == "alkali"  # the id's own methods otherwise
+    assert compiled("{{ f.title }} ({{ f.count }})").render(f=family) == "Alkali Metals (7)"
