@@ -98,7 +98,7 @@ def run_game(job: BuildJob) -> GameReport:
     if beside:
         side["checks"] = lambda: _checks_of(checked, job.source, settings.draft)
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
-                             workers=job.stage_workers, side=side)
+                             workers=job.stage_workers, side=side, load=job.load)
     if beside:
         found = rendered.side.get("checks") or _checks_of(checked, job.source, settings.draft)
         if isinstance(found, BaseException):

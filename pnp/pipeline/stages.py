@@ -20,6 +20,7 @@ from ..core.findings import Finding
 from ..core.parallel import process_context
 from ..core.tomlcache import save_parsed
 from ..design.templating import save_analyses
+from ..model.options import LoadOptions
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
 
@@ -46,17 +47,20 @@ def stage_failure(exc: PnpError) -> Finding:
 
 
 def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool,
-                  workers: int = 1, side: dict[str, Callable[[], object]] | None = None) -> Rendered:
+                  workers: int = 1, side: dict[str, Callable[[], object]] | None = None,
+                  load: LoadOptions = LoadOptions()) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
-    except, with ``reuse``, those whose record in ``record`` is still fresh. With ``workers``
+    except, with ``reuse``, those whose record in ``record`` is still fresh (its key: the
+    stage's inputs and options, and how ``load`` reads the tables). With ``workers``
     above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
     the bytes, are those of rendering them one after another. ``side``: work the caller needs
     later (name -> a function of nothing returning something picklable), done beside the
     stages when they render side by side (``Rendered.side``); otherwise left to the caller."""
     out = Rendered()
     to_render: list[Stage] = []
+    reading = table_reading(load)
     for stage in stages:
-        key = inputs_key(stage.inputs, (stage.name, stage.options))
+        key = inputs_key(stage.inputs, (stage.name, stage.options) + reading)
         out.keys[stage.name] = key
         files = record.fresh(stage.name, key) if reuse else None
         if files is not None:
@@ -78,6 +82,14 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
         out.ran[stage.name] = result
         out.findings += result.findings
     return out
+
+
+def table_reading(load: LoadOptions) -> tuple:
+    """What the tables' reading adds to every stage's key: the encoding and delimiter the
+    command line gives the tables (the same bytes read another way are other data); nothing
+    for the defaults, so the records of earlier builds stay fresh. The copies cap is left out:
+    a row over it is an error, so it changes no file a build writes."""
+    return () if (load.encoding, load.delimiter) == ("utf-8", None) else (("tables", load.encoding, load.delimiter),)
 
 
 def save_caches() -> None:

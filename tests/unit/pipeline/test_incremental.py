@@ -93,3 +93,24 @@ def test_a_file_changed_since_its_stage_wrote_it_is_not_removed(tiny, tmp_path):
     sheet.write_bytes(b"the designer's own notes")
     build(tiny, tmp_path, opts=SheetOptions(contact_sheets=False))  # makes no contact sheet any more
     assert sheet.read_bytes() == b"the designer's own notes"
+
+
+def test_another_table_encoding_rebuilds_what_the_tables_feed(tiny, tmp_path):
+    from pnp.model.load import LoadOptions
+    from pnp.pipeline.build import BuildJob, run_game
+
+    table = tiny / "cards.csv"
+    table.write_bytes(table.read_bytes().replace(b"Leaf,1", b"Leaf \x80,1"))  # a euro sign in cp1252
+    source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False))
+
+    def build_as(encoding, out):
+        return run_game(BuildJob(source, out, settings, LoadOptions(encoding=encoding)))
+
+    build_as("latin-1", tmp_path / "out")
+    again = build_as("cp1252", tmp_path / "out")
+    assert "cards" in again.ran and "rulebook" in again.ran  # the same bytes read as other text
+    build_as("cp1252", tmp_path / "clean")
+    assert (tmp_path / "out" / "tiny" / "tiny-cards.pdf").read_bytes() == \
+        (tmp_path / "clean" / "tiny" / "tiny-cards.pdf").read_bytes()
+    assert build_as("cp1252", tmp_path / "out").ran == {}  # and kept from then on
