@@ -270,7 +270,7 @@ def contact_sheets(game: Game, layouts: LayoutSet, cards: list[CardInstance], ou
         frame = hashlib.sha256(repr((base, layout, title, captions)).encode("utf-8")).hexdigest()
         found = _old_sheet(out_dir, old[comp.id], layout, frame) if comp.id in old else None
         same = found is not None and None not in keys and found[1] == keys
-        rows = unfiltered_rows(found[0]) if found and not same else None
+        rows = unfiltered_rows(found[0], layout.size) if found and not same else None
         if same:
             png, changed = found[0], []  # every tile and the frame as they were: the same bytes
         else:

@@ -99,11 +99,12 @@ def rows_png(rows: bytes | bytearray, width: int, height: int, compress_level: i
         + chunk(b"IEND", b"")
 
 
-def unfiltered_rows(png: bytes) -> tuple[int, int, bytearray] | None:
+def unfiltered_rows(png: bytes, size: tuple[int, int] | None = None) -> tuple[int, int, bytearray] | None:
     """The rows of a PNG :func:`rows_png` or :func:`unfiltered_png` wrote without alpha:
     (width, height, rows), ``rows`` being each row's filter byte (0) and then its RGB bytes,
     inflated into one buffer; None for any other PNG (another colour type or depth,
-    interlaced, a row filtered) or damaged bytes."""
+    interlaced, a row filtered, not ``size`` = (width, height) px when given: nothing is
+    inflated then) or damaged bytes."""
     if png[:8] != b"\x89PNG\r\n\x1a\n":
         return None
     at, header, data = 8, None, []
@@ -120,7 +121,7 @@ def unfiltered_rows(png: bytes) -> tuple[int, int, bytearray] | None:
             elif kind == b"IEND":
                 break
             at += 12 + length
-        if header is None or header[2:] != (8, 2, 0, 0, 0):
+        if header is None or header[2:] != (8, 2, 0, 0, 0) or (size is not None and header[:2] != tuple(size)):
             return None
         width, height = header[0], header[1]
         stride = width * 3 + 1

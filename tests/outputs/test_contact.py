@@ -128,7 +128,8 @@ def test_rows_round_trip_and_match_the_unfiltered_png_of_the_same_pixels():
     picture = Image.open(io.BytesIO(png))
     assert picture.tobytes() == pixels and picture.getpixel((0, 0)) == (255, 255, 255)
     assert picture.getpixel((30, 25)) == (51, 128, 204)
-    assert unfiltered_rows(png) == (100, 50, rows)
+    assert unfiltered_rows(png) == unfiltered_rows(png, (100, 50)) == (100, 50, rows)
+    assert unfiltered_rows(png, (100, 51)) is None  # not the size asked for: not inflated
     # painted over earlier rows, a page shows them where it paints nothing
     blank = io.BytesIO()
     empty = Canvas(blank, pagesize=(72, 36))
