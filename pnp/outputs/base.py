@@ -10,7 +10,7 @@ did not change) and how to run it. A new output is one module and one registry l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -141,6 +141,12 @@ class BuildSettings:
     def stamps(self, game: Game) -> bool:
         """Whether this build prints the version stamp on ``game``'s home sheets."""
         return game.stamp if self.stamp is None else self.stamp
+
+    def sheet_key(self) -> SheetOptions:
+        """The sheet options as a printed part's record key takes them: all but
+        ``contact_sheets``, which only the contact stage's key holds (turning the contact sheets
+        off or on redraws no sheet)."""
+        return replace(self.sheet, contact_sheets=True)
 
     def print_dpi(self) -> int:
         """The resolution art is embedded at in print files (card sheets, boards, tokens, the

@@ -411,5 +411,5 @@ class BoardsOutput:
         # a reprint has a record of its own, so the full build's files and record stay valid
         reprint = (settings.reprint,) if settings.reprint is not None else ()
         return [Stage("boards-changed" if reprint else "boards", job.data_files() + templates + job.font_files(),
-                      render, (settings.sheet, settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
+                      render, (settings.sheet_key(), settings.max_image_pixels) + dpi_option(dpi, PRINT_DPI)
                       + draft_option(settings.draft) + stamp_option(stamp) + reprint)]

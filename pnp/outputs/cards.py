@@ -10,7 +10,6 @@ memory first, so a failed build leaves the previous files as they were.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -402,7 +401,7 @@ class CardsOutput:
                                 cut_lines=settings.cut_lines)
 
         stamp = settings.stamps(job.game)
-        sheet = replace(settings.sheet, contact_sheets=False)  # the contact stage's, not these sheets'
+        sheet = settings.sheet_key()
         if settings.changed_since is not None and settings.reprint is None:
             return []  # the earlier version could not be read: its error is the run's finding
         if settings.reprint is not None:

@@ -141,7 +141,7 @@ class EditionsOutput:
 
         inputs = job.data_files() + [p for p in job.template_files() if not p.name.endswith(".j2")] + job.font_files()
         return stages + [Stage(f"simulated-{simulation}", inputs, render,
-                               (settings.sheet, settings.max_image_pixels, ("simulate", simulation))
+                               (settings.sheet_key(), settings.max_image_pixels, ("simulate", simulation))
                                + dpi_option(settings.image_dpi, None))]
 
     def ink_stage(self, job: OutputJob) -> Stage:
@@ -166,5 +166,5 @@ class EditionsOutput:
             return result
 
         inputs = job.data_files() + [p for p in job.template_files() if not p.name.endswith(".j2")] + job.font_files()
-        return Stage(f"ink-{label}", inputs, render, (settings.sheet, settings.max_image_pixels, ("ink", settings.ink))
+        return Stage(f"ink-{label}", inputs, render, (settings.sheet_key(), settings.max_image_pixels, ("ink", settings.ink))
                      + dpi_option(settings.image_dpi, None) + draft_option(settings.draft))
