@@ -53,6 +53,9 @@ FORMAT = 1
 BACKGROUND = (0.93, 0.93, 0.93)
 """The sheet's grey, also under each tile (a face that paints nothing somewhere shows it)."""
 COLUMNS = 10
+SHEET_TILES = 20 * COLUMNS
+"""Faces and backs on one contact sheet at most (20 rows): a larger deck gets more sheets, so
+that no picture grows past about 60 MB of pixels (at 1,280 faces one sheet would hold 370 MB)."""
 PAD, CAPTION, HEAD = 3 * MM, 4 * MM, 10 * MM
 """Room around the tiles, under each for its caption, and above them for the title (pt)."""
 
@@ -245,12 +248,13 @@ def contact_sheets(game: Game, layouts: LayoutSet, cards: list[CardInstance], ou
                    renderer: Renderer,
                    reuse: bool = True, dpi: int = CONTACT_DPI, image_dpi: int | None = SCREEN_DPI
                    ) -> tuple[list[tuple[Path, bytes]], dict, tuple[int, int]]:
-    """Each deck's contact sheet (``out_dir/contact/<deck>.png`` -> PNG bytes), the index of
+    """Each deck's contact sheets (``out_dir/contact/<deck>.png``, and for a deck of more than
+    :data:`SHEET_TILES` faces and backs ``<deck> (2).png`` and so on -> PNG bytes), the index of
     their tiles (:data:`INDEX`, as a mapping) and how many tiles there are and how many were
-    drawn (the others kept). ``base`` is :func:`tile_base`. With ``reuse``, a deck whose last
-    sheet in ``out_dir`` has the same frame keeps that sheet's pixels and draws over them only
-    the tiles whose keys changed (none: the same bytes); any other sheet is drawn whole, with
-    ``renderer`` (art at ``image_dpi``), at ``dpi`` px/in."""
+    drawn (the others kept). ``base`` is :func:`tile_base`. With ``reuse``, a sheet whose last
+    version in ``out_dir`` has the same frame keeps that version's pixels and draws over them
+    only the tiles whose keys changed (none: the same bytes); any other sheet is drawn whole,
+    with ``renderer`` (art at ``image_dpi``), at ``dpi`` px/in."""
     old = read_index(out_dir) if reuse else {}
     sheets: list[tuple[Path, bytes]] = []
     decks: dict[str, dict] = {}
@@ -260,33 +264,48 @@ def contact_sheets(game: Game, layouts: LayoutSet, cards: list[CardInstance], ou
         deck_cards = [card for card in cards if card.deck == comp.id]
         if not deck_cards:
             continue
-        items, copies = sheet_items(deck_cards)
+        every, copies = sheet_items(deck_cards)
         size = deck_cards[0].size
-        layout = SheetLayout.of(size, len(items), dpi)
-        keys = [tile_key(f"{base} {layout.tile}", piece, layouts, memo) for piece in items]
-        title = f"{game.title}: {comp.name}"
-        captions = [f"{piece.row_id}  x{copies[piece.card_key]}" if piece.card_key in copies
-                    else f"back: {piece.layout}" for piece in items]
-        frame = hashlib.sha256(repr((base, layout, title, captions)).encode("utf-8")).hexdigest()
-        found = _old_sheet(out_dir, old[comp.id], layout, frame) if comp.id in old else None
-        same = found is not None and None not in keys and found[1] == keys
-        rows = unfiltered_rows(found[0], layout.size) if found and not same else None
-        if same:
-            png, changed = found[0], []  # every tile and the frame as they were: the same bytes
-        else:
-            over = rows is not None and rows[:2] == layout.size and len(found[1]) == len(keys)
-            changed = [i for i, key in enumerate(keys) if not over or key is None or found[1][i] != key]
-            pdf = _sheet_pdf(renderer, layout, title, captions, [(i, items[i]) for i in changed], size, dpi,
-                             image_dpi, frame=not over)
-            pixels = render_page_rows(pdf, layout.size, rows[2] if over else None)
-            png = rows_png(pixels, *layout.size, compress_level=CONTACT_COMPRESSION)
-            del pixels, rows
-        tiles, drawn = tiles + len(items), drawn + len(changed)
-        rel = f"contact/{comp.id}.png"
-        sheets.append((out_dir / rel, png))
-        decks[comp.id] = {"file": rel, "sha256": hashlib.sha256(png).hexdigest(), "size": list(layout.size),
-                          "frame": frame, "tiles": keys}
+        pages = -(-len(every) // SHEET_TILES)
+        for page in range(pages):
+            items = every[page * SHEET_TILES:(page + 1) * SHEET_TILES]
+            name = comp.id if page == 0 else f"{comp.id} ({page + 1})"  # no id holds a space
+            title = f"{game.title}: {comp.name}" + (f" ({page + 1} of {pages})" if pages > 1 else "")
+            layout = SheetLayout.of(size, len(items), dpi)
+            png, keys, frame, changed = _one_sheet(out_dir, old.get(name), base, layouts, renderer, items, copies,
+                                                   title, layout, size, dpi, image_dpi, memo)
+            tiles, drawn = tiles + len(items), drawn + changed
+            rel = f"contact/{name}.png"
+            sheets.append((out_dir / rel, png))
+            decks[name] = {"file": rel, "sha256": hashlib.sha256(png).hexdigest(), "size": list(layout.size),
+                           "frame": frame, "tiles": keys}
     return sheets, {"format": FORMAT, "decks": decks}, (tiles, drawn)
+
+
+def _one_sheet(out_dir: Path, entry: Any, base: str, layouts: LayoutSet, renderer: Renderer, items: list[Piece],
+               copies: dict[str, int], title: str, layout: SheetLayout, size: Size, dpi: int,
+               image_dpi: int | None, memo: dict) -> tuple[bytes, list, str, int]:
+    """One contact sheet of ``items`` (see :func:`contact_sheets`), its last version described by
+    the index ``entry`` (None: none): its PNG bytes, tile keys, frame key and how many tiles
+    were drawn."""
+    keys = [tile_key(f"{base} {layout.tile}", piece, layouts, memo) for piece in items]
+    captions = [f"{piece.row_id}  x{copies[piece.card_key]}" if piece.card_key in copies
+                else f"back: {piece.layout}" for piece in items]
+    frame = hashlib.sha256(repr((base, layout, title, captions)).encode("utf-8")).hexdigest()
+    found = _old_sheet(out_dir, entry, layout, frame) if entry is not None else None
+    same = found is not None and None not in keys and found[1] == keys
+    rows = unfiltered_rows(found[0], layout.size) if found and not same else None
+    if same:
+        png, changed = found[0], []  # every tile and the frame as they were: the same bytes
+    else:
+        over = rows is not None and rows[:2] == layout.size and len(found[1]) == len(keys)
+        changed = [i for i, key in enumerate(keys) if not over or key is None or found[1][i] != key]
+        pdf = _sheet_pdf(renderer, layout, title, captions, [(i, items[i]) for i in changed], size, dpi,
+                         image_dpi, frame=not over)
+        pixels = render_page_rows(pdf, layout.size, rows[2] if over else None)
+        png = rows_png(pixels, *layout.size, compress_level=CONTACT_COMPRESSION)
+        del pixels, rows
+    return png, keys, frame, len(changed)
 
 
 def render_contact(job: OutputJob, inputs: list[Path], options: tuple, dry: bool, reuse: bool) -> BuildResult:
@@ -331,7 +350,7 @@ class ContactOutput:
             return []
         wanted = settings.sheet.contact_sheets
         inputs = job.data_files() + job.card_template_files() + job.font_files()
-        options = (wanted, settings.max_image_pixels, settings.screen_dpi(), CONTACT_DPI) \
+        options = (wanted, settings.max_image_pixels, settings.screen_dpi(), CONTACT_DPI, SHEET_TILES) \
             + draft_option(settings.draft)
 
         def render(dry: bool) -> BuildResult:

@@ -204,3 +204,24 @@ def test_a_referenced_column_named_like_a_method_of_str_counts_by_its_value():
 
     assert frozen("Alkali") != frozen("Alkali metals")
     assert "Alkali" in repr(frozen("Alkali")) and "callable" not in repr(frozen("Alkali"))
+
+
+def test_a_deck_of_more_faces_than_a_sheet_holds_gets_more_sheets(tiny, tmp_path, monkeypatch):
+    from pnp.outputs import contact
+
+    monkeypatch.setattr(contact, "SHEET_TILES", 3)  # the tiny deck's four tiles: 3 and 1
+    out = tmp_path / "out"
+    first = build(tiny, out)
+    assert first.ran["contact"].sheets == 2 and first.ran["contact"].cards == 4
+    one, two = (Image.open(out / "tiny" / "contact" / name) for name in ("cards.png", "cards (2).png"))
+    assert one.size == SheetLayout.of(load_game(tiny, "tiny").components["cards"].card_size, 3, CONTACT_DPI).size
+    assert two.size[0] < one.size[0]  # one tile wide
+    csv = tiny / "cards.csv"
+    csv.write_text(csv.read_text().replace("Leaf", "Leaves"))
+    assert contact_note(build(tiny, out)) == ["1 drawn, 3 unchanged since the last build"]
+    build(tiny, tmp_path / "clean")
+    for name in ("cards.png", "cards (2).png"):
+        assert (out / "tiny" / "contact" / name).read_bytes() == (tmp_path / "clean" / "tiny" / "contact" / name).read_bytes()
+    monkeypatch.setattr(contact, "SHEET_TILES", 200)
+    build(tiny, out)
+    assert not (out / "tiny" / "contact" / "cards (2).png").exists()  # one sheet again: the second removed
