@@ -313,14 +313,16 @@ def _fold_sheet(c, renderer: Renderer, fold: FoldGrid, chunk: list[CardInstance]
 def select_cards(game: Game, cards: list[CardInstance], only: tuple[str, ...]) -> list[CardInstance]:
     """The cards ``only`` names (``DECK`` for a whole deck, ``DECK/ROW_ID`` for one card with
     its copies), in the order of ``cards``. Raises BuildError naming a deck or card the game
-    does not have, with the closest name."""
+    does not have, with the closest name (or, for a card's id given as a deck, its DECK/ID)."""
     decks = [comp.id for comp in game if comp.kind == "deck"]
     wanted: set[tuple[str, str | None]] = set()
     for spec in only:
         deck, _, row = spec.partition("/")
         if deck not in decks:
-            raise BuildError(f"--only {spec}: the game has no deck {deck!r}", rule="build.only",
-                             hint=did_you_mean(deck, decks, "decks: " + ", ".join(decks)))
+            holders = [d for d in decks if not row and any(str(r.id) == deck for r in game.components[d].rows)]
+            hint = (f"{deck!r} is a card of {holders[0]!r}: give --only {holders[0]}/{deck}" if holders
+                    else did_you_mean(deck, decks, "decks: " + ", ".join(decks)))
+            raise BuildError(f"--only {spec}: the game has no deck {deck!r}", rule="build.only", hint=hint)
         if row:
             ids = [str(r.id) for r in game.components[deck].rows]
             if row not in ids:

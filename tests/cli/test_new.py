@@ -99,6 +99,9 @@ def test_only_makes_a_quick_sheet_of_the_named_cards_and_leaves_the_full_build_a
     wrong = pnp("build", "--only", "cards/reeff", cwd=game)
     assert wrong.returncode == 1 and "deck 'cards' has no card 'reeff'" in wrong.stdout
     assert "did you mean 'reef'?" in wrong.stdout
+    card = pnp("build", "--only", "reef", cwd=game)  # a card's id where a deck is asked for
+    assert card.returncode == 1 and "the game has no deck 'reef'" in card.stdout
+    assert "'reef' is a card of 'cards': give --only cards/reef" in card.stdout
 
 
 def test_a_name_with_accents_and_spaces_keeps_its_letters_and_is_quoted_in_the_next_step(tmp_path):
