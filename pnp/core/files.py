@@ -6,8 +6,9 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
+from .. import __version__
 from .errors import BuildError
 from .listing import BUILD_RECORD, PIECES_RECORD, RELEASES, game_file_parts  # noqa: F401  (named here too)
 
@@ -18,6 +19,29 @@ def file_digest(path: Path) -> str:
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
+    return h.hexdigest()
+
+
+def inputs_key(files: Iterable[Path], options: object, roots: Mapping[str, Path] | None = None) -> str:
+    """One key for a set of input files (by place and content) and an options object (by repr).
+    A file's place is its path within the first of ``roots`` (name -> folder: the game's
+    folder and its templates folder, :attr:`~pnp.model.games.GameSource.roots`) that holds it,
+    else its name: a picture moved into the folder a card draws from changes the key, and the
+    key is the same wherever the game and pnp are."""
+    folders = [(name, Path(root).resolve()) for name, root in (roots or {}).items()]
+    parts = []
+    for path in {Path(p) for p in files}:
+        resolved = path.resolve()
+        place = next((f"{name}:{resolved.relative_to(root).as_posix()}" for name, root in folders
+                      if resolved.is_relative_to(root)), path.name)
+        try:
+            digest = file_digest(path) if path.is_file() else "missing"
+        except OSError:  # a file that cannot be read (locked, a device) is not an input pnp can use
+            digest = "unreadable"
+        parts.append(f"{place}\0{digest}\0")
+    h = hashlib.sha256(f"pnp {__version__}\n{options!r}\n".encode())
+    for part in sorted(parts):
+        h.update(part.encode())
     return h.hexdigest()
 
 

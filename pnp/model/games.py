@@ -104,6 +104,15 @@ class GameSource:
         return folder_label(self.display)
 
     @property
+    def roots(self) -> dict[str, Path]:
+        """The folders the game's files are read from, by name (``game``, ``templates``), as a
+        build's record keys place its input files (:func:`pnp.pipeline.cache.inputs_key`)."""
+        roots = {"game": self.path}
+        if self.templates_dir is not None:
+            roots["templates"] = self.templates_dir
+        return roots
+
+    @property
     def layouts_display(self) -> str:
         """How messages name the card layouts file (``templates/<id>/layouts.toml``)."""
         return f"{self.templates_display}/{LAYOUTS_FILE}"

@@ -23,8 +23,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterable
 
-from .. import __version__
-from ..core.files import file_digest
+from ..core.files import inputs_key
 from ..core.progress import step
 from ..core.units import MM, Size
 from ..design.drawable import drawable_cards
@@ -162,25 +161,10 @@ def tile_key(base: str, piece: Piece, layouts: LayoutSet, memo: dict | None = No
 
 def tile_base(inputs: Iterable[Path], tables: set[Path], options: tuple, roots: dict[str, Path]) -> str:
     """What every tile of a build depends on besides its piece: each input file that is not
-    one of the game's ``tables`` (layouts, art, fonts, game.toml ...), by its place and
-    content, the ``options`` and the pnp version; a change to any of them draws every tile
-    again. A file is placed by its path within one of ``roots`` (name -> folder: the game's
-    folder and its templates folder), else by its name, so that the key is the same wherever
-    the game and pnp are."""
-    parts = []
-    for path in {Path(p) for p in inputs}:
-        resolved = path.resolve()
-        if resolved in tables:
-            continue
-        place = next((f"{name}:{resolved.relative_to(root).as_posix()}" for name, root in roots.items()
-                      if resolved.is_relative_to(root)), path.name)
-        try:
-            digest = file_digest(path) if path.is_file() else "missing"
-        except OSError:
-            digest = "unreadable"
-        parts.append(f"{place}\0{digest}")
-    text = "\n".join([f"pnp {__version__} contact tiles {FORMAT}", repr(options)] + sorted(parts))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    one of the game's ``tables`` (layouts, art, fonts, game.toml ...), by its place within
+    ``roots`` and its content, the ``options`` and the pnp version
+    (:func:`~pnp.pipeline.cache.inputs_key`); a change to any of them draws every tile again."""
+    return inputs_key([p for p in inputs if Path(p).resolve() not in tables], ("contact tiles", FORMAT, options), roots)
 
 
 def read_index(out_dir: Path) -> dict[str, dict]:
@@ -324,10 +308,7 @@ def render_contact(job: OutputJob, inputs: list[Path], options: tuple, dry: bool
     renderer = Renderer(layouts, game.path, max_image_pixels=settings.max_image_pixels,
                         game_display=game.display_root, draft=settings.draft)
     tables = {comp.table.resolve() for comp in game if comp.table is not None}
-    roots = {"game": game.path.resolve()}
-    if job.source.templates_dir is not None:
-        roots["templates"] = job.source.templates_dir.resolve()
-    base = tile_base(inputs, tables, options, roots)
+    base = tile_base(inputs, tables, options, job.source.roots)
     sheets, index, (tiles, drawn) = contact_sheets(game, layouts, cards, job.out_dir, base, renderer, reuse=reuse,
                                                    image_dpi=settings.screen_dpi())
     result.outputs, result.sheets, result.cards = sheets, len(sheets), tiles

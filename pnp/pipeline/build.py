@@ -98,7 +98,7 @@ def run_game(job: BuildJob) -> GameReport:
     if beside:
         side["checks"] = lambda: _checks_of(checked, job.source, settings.draft)
     rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
-                             workers=job.stage_workers, side=side, load=job.load)
+                             workers=job.stage_workers, side=side, load=job.load, roots=job.source.roots)
     if beside:
         found = rendered.side.get("checks") or _checks_of(checked, job.source, settings.draft)
         if isinstance(found, BaseException):
@@ -253,6 +253,6 @@ def build_game(game: Game, source: GameSource, out_dir: Path, settings: BuildSet
     of the parts kept."""
     record = BuildRecord(out_dir)
     rendered = render_stages(game_stages(OutputJob(game, source, out_dir, settings)), record,
-                             dry=False, reuse=not settings.force)
+                             dry=False, reuse=not settings.force, roots=source.roots)
     write_stages(rendered, record)
     return rendered.ran, rendered.kept

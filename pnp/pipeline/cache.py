@@ -11,29 +11,14 @@ after a build is not drawn again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Iterable
 
-from .. import __version__
-from ..core.files import BUILD_RECORD, file_digest, write_atomic
+from ..core.files import BUILD_RECORD, file_digest, inputs_key, write_atomic  # noqa: F401  (inputs_key named here too)
 from ..core.findings import Finding
 
 RECORD = BUILD_RECORD
-
-
-def inputs_key(files: Iterable[Path], options: object, root: Path | None = None) -> str:
-    """One key for a set of input files (by content and name) and an options object (by repr)."""
-    h = hashlib.sha256(f"pnp {__version__}\n{options!r}\n".encode())
-    for path in sorted({Path(p) for p in files}, key=lambda p: str(p)):
-        name = str(path.relative_to(root)) if root and path.is_relative_to(root) else path.name
-        h.update(name.encode() + b"\0")
-        try:
-            h.update(file_digest(path).encode() if path.is_file() else b"missing")
-        except OSError:  # a file that cannot be read (locked, a device) is not an input pnp can use
-            h.update(b"unreadable")
-    return h.hexdigest()
 
 
 class BuildRecord:

@@ -48,10 +48,11 @@ def stage_failure(exc: PnpError) -> Finding:
 
 def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool,
                   workers: int = 1, side: dict[str, Callable[[], object]] | None = None,
-                  load: LoadOptions = LoadOptions()) -> Rendered:
+                  load: LoadOptions = LoadOptions(), roots: dict[str, Path] | None = None) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
     except, with ``reuse``, those whose record in ``record`` is still fresh (its key: the
-    stage's inputs and options, and how ``load`` reads the tables). With ``workers``
+    stage's inputs, placed within ``roots`` (:func:`~pnp.pipeline.cache.inputs_key`), its
+    options, and how ``load`` reads the tables). With ``workers``
     above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
     the bytes, are those of rendering them one after another. ``side``: work the caller needs
     later (name -> a function of nothing returning something picklable), done beside the
@@ -60,7 +61,7 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     to_render: list[Stage] = []
     reading = table_reading(load)
     for stage in stages:
-        key = inputs_key(stage.inputs, (stage.name, stage.options) + reading)
+        key = inputs_key(stage.inputs, (stage.name, stage.options) + reading, roots)
         out.keys[stage.name] = key
         files = record.fresh(stage.name, key) if reuse else None
         if files is not None:

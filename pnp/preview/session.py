@@ -70,7 +70,7 @@ def check_in_background(job: BuildJob, rulebook_key: str, dpi: float = RULEBOOK_
             return result
         out_dir = job.output / game.id / game.language if game.language else job.output / game.id
         stage = RulebookOutput().stages(OutputJob(game, job.source, out_dir, job.settings))[0]
-        key = inputs_key(stage.inputs, (stage.name, stage.options))
+        key = inputs_key(stage.inputs, (stage.name, stage.options), job.source.roots)
         if key == rulebook_key:
             return result
         rendered = stage.render(True)

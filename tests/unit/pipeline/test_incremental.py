@@ -114,3 +114,31 @@ def test_another_table_encoding_rebuilds_what_the_tables_feed(tiny, tmp_path):
     assert (tmp_path / "out" / "tiny" / "tiny-cards.pdf").read_bytes() == \
         (tmp_path / "clean" / "tiny" / "tiny-cards.pdf").read_bytes()
     assert build_as("cp1252", tmp_path / "out").ran == {}  # and kept from then on
+
+
+def test_a_picture_moved_into_the_folder_a_card_draws_from_rebuilds_the_cards(tiny, tmp_path):
+    """Input files count by their place in the game folder, not by name alone: the same picture
+    moved from art/old/ into art/, where the cards look for it, is a changed input."""
+    from PIL import Image
+
+    from pnp.model.load import LoadOptions
+    from pnp.pipeline.build import BuildJob, run_game
+
+    layouts = tiny / "templates" / "layouts.toml"
+    layouts.write_text(layouts.read_text() + '\n[layouts.action.boxes.pic]\ntype = "image"\n'
+                       'image = "art/{{ id }}.png"\nx = "6mm"\ny = "28mm"\nwidth = "20mm"\nheight = "11mm"\n'
+                       'overlap = true\n')
+    (tiny / "art" / "old").mkdir(parents=True)
+    names = ["fire", "leaf"]
+    for name in names:
+        Image.new("RGB", (30, 30), (200, 40, 40)).save(tiny / "art" / "old" / f"{name}.png")
+    source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=False), draft=True)  # missing art: a placeholder
+    run_game(BuildJob(source, tmp_path / "out", settings, LoadOptions()))
+    for name in names:
+        (tiny / "art" / "old" / f"{name}.png").rename(tiny / "art" / f"{name}.png")
+    again = run_game(BuildJob(source, tmp_path / "out", settings, LoadOptions()))
+    assert "cards" in again.ran
+    run_game(BuildJob(source, tmp_path / "clean", settings, LoadOptions()))
+    assert (tmp_path / "out" / "tiny" / "tiny-cards.pdf").read_bytes() == \
+        (tmp_path / "clean" / "tiny" / "tiny-cards.pdf").read_bytes()
