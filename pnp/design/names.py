@@ -13,6 +13,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
+from ..model.context import REF_DEPTH, Ref
 from ..model.pieces import Piece
 from .elements import COMMON_EXPRESSIONS, ELEMENT_SPECS
 from .layouts import LayoutSet
@@ -158,17 +159,54 @@ def drawing_key(layouts: LayoutSet, piece: Piece) -> tuple | None:
     return piece.layout, tuple((name, _freeze(value)) for name, value in read.items())
 
 
-def _freeze(value):
-    """``value`` as nested tuples, tagged by type (so 1 and "1" differ), that hash by content."""
+def _freeze(value, refs: dict | None = None, depth: int = REF_DEPTH + 1):
+    """``value`` as nested tuples, tagged by type (so 1 and "1" differ), that hash by content.
+    A reference counts by its id (within one build equal ids name the same row); given
+    ``refs`` (a memo of the rows frozen so far, by row and depth), it also holds the referenced
+    row's values, as far as a template can follow it, and sets are sorted and functions named
+    only, so that the result reprs the same in every process (a key kept between builds)."""
+    if refs is not None:
+        if isinstance(value, Ref):
+            return _frozen_ref(value, refs, depth)
+        if isinstance(value, (set, frozenset)):
+            return tuple(sorted(repr(_freeze(v, refs, depth)) for v in value))
+        if callable(value):  # a translated game's catalogue: its .po file is an input
+            return ("callable", getattr(value, "__qualname__", type(value).__name__))
     if isinstance(value, SimpleNamespace):
         value = vars(value)
     if isinstance(value, dict):
-        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+        return tuple(sorted((str(k), _freeze(v, refs, depth)) for k, v in value.items()))
     if isinstance(value, (list, tuple, set, frozenset)):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_freeze(v, refs, depth) for v in value)
     if isinstance(value, str):
         return (type(value).__name__, str(value))
     return (type(value).__name__, repr(value))
+
+
+def _frozen_ref(ref: Ref, refs: dict, depth: int):
+    """A reference frozen with the values of the row it names (:func:`_freeze` with ``refs``)."""
+    d = ref.__dict__
+    row = d.get("_row")
+    if row is None or depth <= 0:
+        return ("Ref", str(ref))
+    key = (id(row), d.get("_depth"), depth)
+    if key not in refs:  # the row is kept with its values, so that its id is no other's
+        # the row's values as the reference resolves them (not getattr: a column may be named
+        # like a method of str, such as title or count)
+        refs[key] = (row, tuple((name, _freeze(Ref.__getattr__(ref, name), refs, depth - 1))
+                                for name in sorted(row.values)))
+    return ("Ref", str(ref), refs[key][1])
+
+
+def drawing_fingerprint(layouts: LayoutSet, piece: Piece, refs: dict | None = None) -> str:
+    """What ``piece``'s drawing depends on, as text that is the same in every process and build:
+    its layout and side, and what the layout reads of its context (:func:`read_context`; the
+    whole context when that cannot be told), references followed (``refs`` as
+    :func:`_freeze`'s, shared by the pieces of one build). Unlike :func:`drawing_key`, it
+    changes when a referenced row's cell does."""
+    read = read_context(layouts, piece)
+    seen = piece.context if read is None else read
+    return repr((piece.layout, piece.side, _freeze(seen, {} if refs is None else refs)))
 
 
 @lru_cache(maxsize=4096)

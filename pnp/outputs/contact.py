@@ -20,7 +20,6 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Iterable
 
 from ..core.files import inputs_key
@@ -28,8 +27,7 @@ from ..core.progress import step
 from ..core.units import MM, Size
 from ..design.drawable import drawable_cards
 from ..design.layouts import LayoutSet, game_layouts
-from ..design.names import read_context, volatile
-from ..model.context import REF_DEPTH, Ref
+from ..design.names import drawing_fingerprint, volatile
 from ..model.game import Game
 from ..model.pieces import CardInstance, Piece
 from ..render.art import SCREEN_DPI
@@ -113,50 +111,15 @@ def sheet_items(cards: list[CardInstance]) -> tuple[list[Piece], dict[str, int]]
     return faces + list(backs.values()), copies
 
 
-def _frozen(value: Any, memo: dict, depth: int = REF_DEPTH + 1):
-    """``value`` as nested tuples that repr the same in every process: a reference with the
-    referenced row's values (as far as a template can follow it; ``memo`` keeps each row's,
-    by row and depth, for the pieces of one build), a namespace or mapping by its items, a
-    function by its name only (a translated game's catalogue is an input file)."""
-    if isinstance(value, Ref):
-        d = value.__dict__
-        row = d.get("_row")
-        if row is None or depth <= 0:
-            return ("ref", str(value))
-        key = (id(row), d.get("_depth"), depth)
-        if key not in memo:  # the row is kept with its values, so that its id is no other's
-            # the row's values as the reference resolves them (not getattr: a column may be
-            # named like a method of str, such as title or count)
-            memo[key] = (row, tuple((name, _frozen(Ref.__getattr__(value, name), memo, depth - 1))
-                                    for name in sorted(row.values)))
-        return ("ref", str(value), memo[key][1])
-    if isinstance(value, SimpleNamespace):
-        value = vars(value)
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _frozen(v, memo, depth)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v, memo, depth) for v in value)
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted(repr(_frozen(v, memo, depth)) for v in value))
-    if callable(value):
-        return ("callable", getattr(value, "__qualname__", type(value).__name__))
-    return (type(value).__name__, repr(value))
-
-
 def tile_key(base: str, piece: Piece, layouts: LayoutSet, memo: dict | None = None) -> str | None:
     """The SHA-256 (hex) of what one tile shows: ``base`` (:func:`tile_base`: every input but the
-    tables, and the tile's size) with the piece's layout and what its templates read of its
-    context (:func:`~pnp.design.names.read_context`; the whole context when that cannot be
-    told), references followed (``memo`` as :func:`_frozen`'s). Equal keys, equal pixels.
-    None for a layout that may draw differently each time (:func:`~pnp.design.names.volatile`):
-    such a tile is always drawn."""
+    tables, and the tile's size) with the piece's
+    :func:`~pnp.design.names.drawing_fingerprint` (``memo`` its ``refs``). Equal keys, equal
+    pixels. None for a layout that may draw differently each time
+    (:func:`~pnp.design.names.volatile`): such a tile is always drawn."""
     if volatile(layouts, piece.layout):
         return None
-    read = read_context(layouts, piece)
-    seen = piece.context if read is None else read
-    h = hashlib.sha256(base.encode())
-    h.update(repr((piece.layout, piece.side, _frozen(seen, {} if memo is None else memo))).encode("utf-8"))
-    return h.hexdigest()
+    return hashlib.sha256(f"{base}\n{drawing_fingerprint(layouts, piece, memo)}".encode("utf-8")).hexdigest()
 
 
 def tile_base(inputs: Iterable[Path], tables: set[Path], options: tuple, roots: dict[str, Path]) -> str:

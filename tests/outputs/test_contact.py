@@ -196,11 +196,11 @@ def test_no_contact_sheets_leave_no_index_and_no_folder(tiny, tmp_path):
 def test_a_referenced_column_named_like_a_method_of_str_counts_by_its_value():
     from types import SimpleNamespace
 
+    from pnp.design.names import _freeze
     from pnp.model.context import Ref
-    from pnp.outputs.contact import _frozen
 
     def frozen(title: str):
-        return _frozen({"family": Ref("a", SimpleNamespace(values={"title": title, "count": 3}))}, {})
+        return _freeze({"family": Ref("a", SimpleNamespace(values={"title": title, "count": 3}))}, {})
 
     assert frozen("Alkali") != frozen("Alkali metals")
     assert "Alkali" in repr(frozen("Alkali")) and "callable" not in repr(frozen("Alkali"))
