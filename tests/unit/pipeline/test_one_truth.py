@@ -191,3 +191,16 @@ def test_strict_is_no_draft_missing_art_is_an_error_in_its_check_and_build(tiny,
         assert [(f.severity, f.message) for f in found] == [
             ("error", "no file 'art/c5.png' in the game folder; an export or a --strict build prints no placeholder")]
     assert built.refused == "strict" and not (tmp_path / "out" / "tiny").exists()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_with_contact_sheets_a_build_finds_nothing_its_check_does_not(case, tiny, tmp_path):
+    """The contact sheets draw the card sheets' pieces again (a dry run skips them): a build
+    that makes them reports exactly what its check reports."""
+    CASES[case][0](tiny)
+    source = GameSource(tiny, "g", tiny / "templates", "g/templates")
+    settings = BuildSettings(SheetOptions(contact_sheets=True))
+    dry = run_game(BuildJob(source, tmp_path / "out", settings, write=False))
+    built = run_game(BuildJob(source, tmp_path / "out", settings, write=True))
+    assert placed(dry.findings) == placed(built.findings) and placed(dry.findings)
+    assert "contact" in built.ran and (built.refused or (tmp_path / "out" / "tiny" / "contact" / "cards.png").is_file())
