@@ -106,7 +106,7 @@ class GameSource:
     @property
     def roots(self) -> dict[str, Path]:
         """The folders the game's files are read from, by name (``game``, ``templates``), as a
-        build's record keys place its input files (:func:`pnp.pipeline.cache.inputs_key`)."""
+        build's record keys place its input files (:func:`pnp.core.files.inputs_key`)."""
         roots = {"game": self.path}
         if self.templates_dir is not None:
             roots["templates"] = self.templates_dir

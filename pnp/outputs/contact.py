@@ -126,7 +126,7 @@ def tile_base(inputs: Iterable[Path], tables: set[Path], options: tuple, roots: 
     """What every tile of a build depends on besides its piece: each input file that is not
     one of the game's ``tables`` (layouts, art, fonts, game.toml ...), by its place within
     ``roots`` and its content, the ``options`` and the pnp version
-    (:func:`~pnp.pipeline.cache.inputs_key`); a change to any of them draws every tile again."""
+    (:func:`~pnp.core.files.inputs_key`); a change to any of them draws every tile again."""
     return inputs_key([p for p in inputs if Path(p).resolve() not in tables], ("contact tiles", FORMAT, options), roots)
 
 

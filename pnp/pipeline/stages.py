@@ -51,7 +51,7 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
                   load: LoadOptions = LoadOptions(), roots: dict[str, Path] | None = None) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
     except, with ``reuse``, those whose record in ``record`` is still fresh (its key: the
-    stage's inputs, placed within ``roots`` (:func:`~pnp.pipeline.cache.inputs_key`), its
+    stage's inputs, placed within ``roots`` (:func:`~pnp.core.files.inputs_key`), its
     options, and how ``load`` reads the tables). With ``workers``
     above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
     the bytes, are those of rendering them one after another. ``side``: work the caller needs

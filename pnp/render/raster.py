@@ -91,12 +91,17 @@ def rows_png(rows: bytes | bytearray, width: int, height: int, compress_level: i
     """The RGB PNG of ``rows`` as :func:`render_page_rows` gives them, deflated at zlib's
     ``compress_level`` in one piece (the same bytes :func:`unfiltered_png` writes for the same
     pixels)."""
+    return _png_file(width, height, zlib.compress(rows, compress_level))
+
+
+def _png_file(width: int, height: int, deflated: bytes, alpha: bool = False) -> bytes:
+    """A PNG of 8-bit RGB (RGBA with ``alpha``) rows, ``deflated`` its zlib stream (PNG
+    specification, sections 5 and 11)."""
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, compress_level)) \
-        + chunk(b"IEND", b"")
+    header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", deflated) + chunk(b"IEND", b"")
 
 
 def unfiltered_rows(png: bytes, size: tuple[int, int] | None = None) -> tuple[int, int, bytearray] | None:
@@ -212,12 +217,7 @@ def unfiltered_png(pixels, width: int, height: int, *, alpha: bool = False, stri
         parts.append(deflate.compress(b"\0"))
         parts.append(deflate.compress(view[y * stride:y * stride + row]))
     parts.append(deflate.flush())
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b"")
+    return _png_file(width, height, b"".join(parts), alpha)
 
 
 POOL_MIN_JOBS = 12
