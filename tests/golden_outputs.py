@@ -113,7 +113,7 @@ def variant_bad_inputs(work: Path) -> None:
 
 
 VARIANTS = {
-    "build-letter": lambda w: variant_build(w, []),
+    "build-letter": lambda w: variant_build(w, ["--contact-sheets"]),
     "build-a4-short": lambda w: variant_build(w, ["--paper", "a4", "--flip", "short", "--back-offset", "0.5,-0.3",
                                                   "--no-contact-sheets"]),
     "build-gutter-fold": lambda w: variant_build(w, ["--gutter-fold", "--gap", "2mm", "--no-contact-sheets"]),

@@ -38,7 +38,7 @@ def build(
     sleeve_thickness: SleeveThicknessOpt = defaults.SLEEVE_THICKNESS,
     sleeve_size: SleeveSizeOpt = defaults.SLEEVE_SIZE,
     box_tolerance: BoxToleranceOpt = defaults.BOX_TOLERANCE,
-    contact_sheets: ContactSheetsOpt = True,
+    contact_sheets: ContactSheetsOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild everything, even parts whose inputs are unchanged, and write even when errors are found.")] = False,
     max_image_pixels: MaxImagePixelsOpt = DEFAULT_MAX_PIXELS,
     image_dpi: ImageDpiOpt = None,

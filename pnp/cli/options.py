@@ -84,8 +84,10 @@ GapOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                             "every card (a sheet holds fewer cards where the outer edges lack room).")]
 BleedOpt = Annotated[float, typer.Option(parser=length, metavar="LENGTH",
                                          help="Largest bleed past each trim, where the space allows.")]
-ContactSheetsOpt = Annotated[bool, typer.Option(
-    "--contact-sheets/--no-contact-sheets", help="Write a contact sheet PNG per deck.")]
+ContactSheetsOpt = Annotated[Optional[bool], typer.Option(
+    "--contact-sheets/--no-contact-sheets", show_default=False,
+    help="Write a contact sheet PNG per deck, its faces and backs in a grid to look over on a screen (default: as "
+         "game.toml's [build] contact_sheets says, else off; off removes those an earlier build made).")]
 StampOpt = Annotated[Optional[bool], typer.Option(
     "--stamp/--no-stamp", show_default=False,
     help="Print the version stamp (the game's version and a short hash of each piece's face) on every piece "

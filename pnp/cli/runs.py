@@ -69,7 +69,7 @@ def run_build(games: list[str] | None = None, output: Path | None = None, *, pap
               cut_lines: bool = False, cut: str | None = None, corner_radius: float = CORNER_RADIUS,
               boxes: bool = False, card_thickness: float = CARD_THICKNESS,
               sleeve_thickness: float = SLEEVE_THICKNESS, sleeve_size: tuple[float, float] | None = None,
-              box_tolerance: float = BOX_TOLERANCE, contact_sheets: bool = True, force: bool = False,
+              box_tolerance: float = BOX_TOLERANCE, contact_sheets: bool | None = None, force: bool = False,
               max_image_pixels: int = DEFAULT_MAX_PIXELS, image_dpi: int | None = None, strict: bool = False,
               jobs: int | None = None, encoding: str = defaults.ENCODING, delimiter: str | None = None,
               changed_since: str | None = None, only: list[str] | None = None, watch: bool = False,

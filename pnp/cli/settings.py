@@ -129,10 +129,11 @@ def offset(value) -> tuple[float, float]:
 
 
 def sheet_options(paper: str, flip: str, gutter_fold: bool, back_offset: tuple[float, float], margin: float,
-                  gap: float, bleed: float, contact_sheets: bool):
+                  gap: float, bleed: float, contact_sheets: bool | None):
     """The :class:`~pnp.outputs.base.SheetOptions` of the sheet options ``build`` and ``check``
     share (a check is a dry run of the same build, so it takes the same options); ``paper`` and
-    ``flip`` as their names (``letter``, ``long``), lengths in pt."""
+    ``flip`` as their names (``letter``, ``long``), lengths in pt; ``contact_sheets`` None:
+    as each game's ``[build] contact_sheets`` says."""
     from ..outputs.base import SheetOptions
 
     return SheetOptions(paper=paper, flip=flip, gutter_fold=gutter_fold, back_offset=back_offset,
@@ -180,7 +181,7 @@ def check_settings(opts, max_image_pixels: int | None, jobs: int | None, target:
                          image_dpi=image_dpi, stamp=stamp, changed_since=changed_since, **extra)
 
 
-def default_sheet_options(contact_sheets: bool):
+def default_sheet_options(contact_sheets: bool | None):
     """:func:`sheet_options` of the defaults above: what ``build`` and ``check`` use when no
     sheet option is given."""
     return sheet_options(PAPER, FLIP, False, offset(BACK_OFFSET), length(MARGIN), length(GAP), length(BLEED),

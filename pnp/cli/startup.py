@@ -249,7 +249,7 @@ def _run(command: str, args: list[str]) -> int | None:
     except (KeyboardInterrupt, EOFError):
         sys.stderr.write("\nAborted!\n")
         return 1
-    if command == "build" and code == 0 and set(got) <= PLAIN_BUILD and got.get("contact_sheets", True):
+    if command == "build" and code == 0 and set(got) <= PLAIN_BUILD and got.get("contact_sheets") is None:
         plain = list(got["games"] or []) + (["-o", str(got["output"])] if got["output"] is not None else [])
         _fresh("build", plain, show=False)  # what a plain build prints next time, written down
     return code
@@ -326,7 +326,7 @@ def _plain_settings(command: str, strict: bool):
     from . import settings as cli
 
     if command == "build":
-        return cli.build_settings(cli.default_sheet_options(contact_sheets=True), DEFAULT_MAX_PIXELS,
+        return cli.build_settings(cli.default_sheet_options(contact_sheets=None), DEFAULT_MAX_PIXELS,
                                   False, strict, None, None)
     return cli.check_settings(cli.default_sheet_options(contact_sheets=False), DEFAULT_MAX_PIXELS,
                               None, None, None, strict=strict)

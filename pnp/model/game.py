@@ -255,6 +255,8 @@ class Game:
     """``[game] version``: what the version stamp prints and a release is named by."""
     stamp: bool = False
     """``[build] stamp``: home sheets print the version stamp unless a build says otherwise."""
+    contact_sheets: bool = False
+    """``[build] contact_sheets``: a build writes the contact sheets unless it says otherwise."""
     _key_lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
     languages: tuple[str, ...] = ()
     """The languages the game is published in (``[game] languages``), the source language

@@ -48,9 +48,11 @@ class GameTable(Struct, forbid_unknown_fields=True):
 
 class BuildTable(Struct, forbid_unknown_fields=True):
     """``[build]``: how ``pnp build`` makes this game's home sheets by default; ``stamp``
-    prints the version stamp on every piece (docs/versions.md)."""
+    prints the version stamp on every piece (docs/versions.md); ``contact_sheets`` writes a
+    contact sheet PNG per deck (docs/game-format.md)."""
 
     stamp: bool = False
+    contact_sheets: bool = False
 
 
 class ColumnTable(Struct, forbid_unknown_fields=True):
@@ -376,7 +378,8 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
             raise file.error(f"colors.{name}", f"colour {name!r} must be \"#RRGGBB\", not {value!r}",
                              'for example red = "#C0392B"', ManifestError)
     return Game(game.id, game.title, game_dir, game.players[0], game.players[1], components, totals, data,
-                display_root, version=game.version, stamp=build.stamp, languages=languages)
+                display_root, version=game.version, stamp=build.stamp,
+                contact_sheets=build.contact_sheets, languages=languages)
 
 
 def _known_tables(file: TomlFile, data: dict[str, Any]) -> None:

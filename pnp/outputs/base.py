@@ -38,6 +38,8 @@ class SheetOptions:
     ``flip``: ``long`` (backs mirror the columns) or ``short`` (backs mirror the rows and turn
     180°). ``gutter_fold``: faces and backs on one sheet, folded. ``back_offset``: (x, y) added
     to every back to correct a printer's misregistration, measured with the calibration page.
+    ``contact_sheets``: write a contact sheet PNG per deck; None: as the game's ``[build]
+    contact_sheets`` says (off when it says nothing).
     """
 
     paper: str = "letter"
@@ -47,7 +49,7 @@ class SheetOptions:
     margin: float = DEFAULT_MARGIN
     gap: float = 0.0
     bleed: float = DEFAULT_BLEED
-    contact_sheets: bool = True
+    contact_sheets: bool | None = None
 
     def paper_size(self) -> Size:
         """The sheet size in pt (portrait). Raises BuildError for an unknown paper."""
@@ -141,6 +143,12 @@ class BuildSettings:
     def stamps(self, game: Game) -> bool:
         """Whether this build prints the version stamp on ``game``'s home sheets."""
         return game.stamp if self.stamp is None else self.stamp
+
+    def contact_sheets(self, game: Game) -> bool:
+        """Whether this build writes ``game``'s contact sheets: as the sheet options say, else
+        as the game's ``[build] contact_sheets`` says."""
+        wanted = self.sheet.contact_sheets
+        return game.contact_sheets if wanted is None else wanted
 
     def sheet_key(self) -> SheetOptions:
         """The sheet options as a printed part's record key takes them: all but

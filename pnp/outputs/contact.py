@@ -1,5 +1,6 @@
 """Contact sheets: every distinct face of each deck, and its backs, in a grid on one PNG
-(``contact/<deck>.png``), captioned with its id and copy count, to look a deck over on a screen.
+(``contact/<deck>.png``), captioned with its id and copy count, to look a deck over on a screen;
+made when a build asks for them (``--contact-sheets``, ``[build] contact_sheets = true``).
 
 A sheet is one page rasterised at :data:`CONTACT_DPI`, its tiles (one per face or back) at
 whole-pixel places, each on the sheet's grey and clipped to its trim, so that a tile's pixels
@@ -282,9 +283,12 @@ def render_contact(job: OutputJob, inputs: list[Path], options: tuple, dry: bool
 
 
 class ContactOutput:
-    """``contact``: a contact sheet per deck (``--no-contact-sheets`` makes none, and removes
-    those an earlier build made). No stage for a quick sheet (``--only``) or a reprint, whose
-    cards are not every card."""
+    """``contact``: a contact sheet per deck when the build asks for them (``--contact-sheets``
+    or the game's ``[build] contact_sheets``, :meth:`BuildSettings.contact_sheets`); a build
+    that does not removes those an earlier build made. They are asked for, not made by
+    default: they are for a screen, which ``pnp preview`` serves as the cards are edited, and
+    drawing every face again took a quarter of a full build's time. No stage for a quick sheet
+    (``--only``) or a reprint, whose cards are not every card."""
 
     name = "contact"
 
@@ -292,7 +296,7 @@ class ContactOutput:
         settings = job.settings
         if settings.only or settings.changed_since is not None:
             return []
-        wanted = settings.sheet.contact_sheets
+        wanted = settings.contact_sheets(job.game)
         inputs = job.data_files() + job.card_template_files() + job.font_files()
         options = (wanted, settings.max_image_pixels, settings.screen_dpi(), CONTACT_DPI, SHEET_TILES) \
             + draft_option(settings.draft)

@@ -76,19 +76,41 @@ def test_unknown_game_is_a_clear_error_without_traceback():
     assert "Traceback" not in result.stderr
 
 
-def test_build_writes_pdf_and_contact_sheet(tiny, tmp_path):
-    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4")
-    assert result.returncode == 0, result.stderr
+def test_build_writes_pdf_and_contact_sheet_when_asked(tiny, tmp_path):
+    sheet = tmp_path / "out" / "tiny" / "contact" / "cards.png"
+    plain = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4")
+    assert plain.returncode == 0, plain.stderr
     assert (tmp_path / "out" / "tiny" / "tiny-cards.pdf").read_bytes().startswith(b"%PDF")
-    assert (tmp_path / "out" / "tiny" / "contact" / "cards.png").read_bytes().startswith(b"\x89PNG")
-    assert "5 cards on 1 sheet(s)" in result.stdout
+    assert "5 cards on 1 sheet(s)" in plain.stdout
+    assert not (tmp_path / "out" / "tiny" / "contact").exists()  # contact sheets are asked for
+
+    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4", "--contact-sheets")
+    assert result.returncode == 0, result.stderr
+    assert sheet.read_bytes().startswith(b"\x89PNG")
+    assert "1 contact sheet(s) of" in result.stdout
 
     # a build without contact sheets removes the old one, and says so
-    again = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4", "--no-contact-sheets")
+    again = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--paper", "a4")
     assert again.returncode == 0, again.stderr
-    sheet = tmp_path / "out" / "tiny" / "contact" / "cards.png"
     assert not sheet.exists()
     assert f"removed {sheet} (this build no longer makes it)" in again.stdout.replace("\n", "")
+
+
+def test_game_toml_asks_for_contact_sheets_and_the_command_line_overrides_it(tiny, tmp_path):
+    manifest = tiny / "game.toml"
+    manifest.write_text(manifest.read_text() + "\n[build]\ncontact_sheets = true\n")
+    sheet = tmp_path / "out" / "tiny" / "contact" / "cards.png"
+    result = pnp("build", str(tiny), "-o", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert sheet.read_bytes().startswith(b"\x89PNG")
+    again = pnp("build", str(tiny), "-o", str(tmp_path / "out"), "--no-contact-sheets")
+    assert again.returncode == 0, again.stderr
+    assert not sheet.exists()
+
+    manifest.write_text(manifest.read_text().replace("contact_sheets = true", "contact_sheets = \"yes\""))
+    bad = pnp("build", str(tiny), "-o", str(tmp_path / "out"))
+    assert bad.returncode != 0
+    assert "build.contact_sheets" in bad.stdout + bad.stderr
 
 
 @pytest.mark.parametrize("args, message", [

@@ -22,7 +22,7 @@ from pnp.render.raster import render_page_rows, rows_png, unfiltered_png, unfilt
 def build(game: Path, out: Path, force: bool = False, templates: Path | None = None):
     templates = templates or game / "templates"
     source = GameSource(game, game.name, templates, f"{game.name}/templates")
-    return run_game(BuildJob(source, out, BuildSettings(SheetOptions(), force=force), LoadOptions()))
+    return run_game(BuildJob(source, out, BuildSettings(SheetOptions(contact_sheets=True), force=force), LoadOptions()))
 
 
 def contact_note(report) -> list[str]:
@@ -164,7 +164,7 @@ def test_art_moved_to_where_a_card_looks_for_it_redraws_its_tile(tiny, tmp_path)
     for name in names:
         Image.new("RGB", (30, 30), (200, 40, 40)).save(tiny / "incoming" / f"{name}.png")
     source = GameSource(tiny, "tiny", tiny / "templates", "tiny/templates")
-    settings = BuildSettings(SheetOptions(), draft=True)  # missing art prints a placeholder
+    settings = BuildSettings(SheetOptions(contact_sheets=True), draft=True)  # missing art: a placeholder
     run_game(BuildJob(source, tmp_path / "out", settings, LoadOptions()))
     for name in names:
         (tiny / "incoming" / f"{name}.png").rename(tiny / "art" / f"{name}.png")

@@ -47,12 +47,12 @@ def test_a_readme_edit_rebuilds_nothing(tiny, tmp_path):
 
 
 def test_files_a_part_no_longer_makes_are_removed(tiny, tmp_path):
-    build(tiny, tmp_path, opts=SheetOptions())
+    build(tiny, tmp_path, opts=SheetOptions(contact_sheets=True))
     assert (tmp_path / "contact" / "cards.png").is_file()
     manifest = tiny / "game.toml"
     manifest.write_text(manifest.read_text().replace("components.cards", "components.actions")
                         .replace('component = "cards"', 'component = "actions"'))
-    build(tiny, tmp_path, opts=SheetOptions())
+    build(tiny, tmp_path, opts=SheetOptions(contact_sheets=True))
     assert not (tmp_path / "contact" / "cards.png").exists()
     assert (tmp_path / "contact" / "actions.png").is_file()
 
@@ -88,7 +88,7 @@ def test_a_record_of_another_shape_is_read_as_far_as_it_is_sound(tiny, tmp_path)
 
 
 def test_a_file_changed_since_its_stage_wrote_it_is_not_removed(tiny, tmp_path):
-    build(tiny, tmp_path, opts=SheetOptions())
+    build(tiny, tmp_path, opts=SheetOptions(contact_sheets=True))
     sheet = tmp_path / "contact" / "cards.png"
     sheet.write_bytes(b"the designer's own notes")
     build(tiny, tmp_path, opts=SheetOptions(contact_sheets=False))  # makes no contact sheet any more
