@@ -1,12 +1,14 @@
-"""The order games are handed to worker processes: longest first.
+"""The order work is handed to worker processes: longest first.
 
 Worker processes take the next game as they become free, so when the games outnumber the
 workers the last game to start decides when the build ends. Starting the longest first (the
 longest-processing-time rule) leaves the short ones to fill the gaps. How long a game takes is
 what its previous run took on this machine, kept in the cache folder (``timings/games.json``,
 seconds by game folder and kind of run); a game never timed goes first, in the order given.
-The order changes only when each game runs, never what it writes: every game writes its own
-folder and the reports keep the order of the jobs.
+The stages of one game rendered side by side are queued the same way (``timings/stages.json``,
+seconds by output folder, kind of run and stage; :func:`stage_key`).
+The order changes only when each game or stage runs, never what it writes: every game writes
+its own folder, every stage its own files, and the reports keep the order of the jobs.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from pathlib import Path
 from ..core.cachedir import cache_folder, save_merged
 
 TIMINGS_FILE = "games.json"
+STAGES_FILE = "stages.json"
 KEPT_TIMINGS = 1000
-"""Entries past which the timings file starts afresh (games built on this machine)."""
+"""Entries past which a timings file starts afresh (games, or stages, built on this machine)."""
 
 
 def timing_key(source: Path, write: bool) -> str:
@@ -28,9 +31,15 @@ def timing_key(source: Path, write: bool) -> str:
     return f"{'build' if write else 'check'} {source.resolve()}"
 
 
-def _timings_path() -> Path | None:
+def stage_key(out_dir: Path, write: bool, stage: str) -> str:
+    """The key of one stage's timing: the game's output folder (resolved), whether the run
+    wrote (a build) or not (a check), and the stage's name (or a side task's)."""
+    return f"{'build' if write else 'check'} {out_dir.resolve()} {stage}"
+
+
+def _timings_path(name: str = TIMINGS_FILE) -> Path | None:
     folder = cache_folder("timings")
-    return folder / TIMINGS_FILE if folder is not None else None
+    return folder / name if folder is not None else None
 
 
 def _read(path: Path) -> dict[str, float]:
@@ -56,18 +65,20 @@ def _read(path: Path) -> dict[str, float]:
     return out
 
 
-def longest_first(keys: list[str]) -> list[int]:
-    """Indices into ``keys`` (see :func:`timing_key`), the game expected to take longest first:
-    the games never timed first, in their given order, then the others by their last time,
-    longest first (ties in their given order)."""
-    path = _timings_path()
+def longest_first(keys: list[str], file: str = TIMINGS_FILE) -> list[int]:
+    """Indices into ``keys`` (see :func:`timing_key`; :func:`stage_key` with ``file``
+    :data:`STAGES_FILE`), what is expected to take longest first: what was never timed first,
+    in the given order, then the others by their last time, longest first (ties in the given
+    order)."""
+    path = _timings_path(file)
     known = _read(path) if path is not None else {}
     return sorted(range(len(keys)), key=lambda i: -known.get(keys[i], math.inf))
 
 
-def remember_timings(seconds: dict[str, float]) -> None:
-    """Keep each game's run time (key -> seconds, wall clock) for the next run's order."""
-    path = _timings_path()
+def remember_timings(seconds: dict[str, float], file: str = TIMINGS_FILE) -> None:
+    """Keep each game's (or with ``file`` :data:`STAGES_FILE`, each stage's) run time (key ->
+    seconds, wall clock) for the next run's order."""
+    path = _timings_path(file)
     if path is None or not seconds:
         return
     save_merged(path, _read, {k: round(v, 4) for k, v in seconds.items()}, KEPT_TIMINGS,

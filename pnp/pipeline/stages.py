@@ -9,6 +9,7 @@ run reports everything.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -23,6 +24,7 @@ from ..design.templating import save_analyses
 from ..model.options import LoadOptions
 from ..outputs.base import BuildResult, Stage, write_result
 from .cache import BuildRecord, inputs_key
+from .schedule import STAGES_FILE, longest_first, remember_timings, stage_key
 
 
 @dataclass
@@ -70,7 +72,8 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
             to_render.append(stage)
     tasks = dict(side or {})
     if workers > 1 and len(to_render) + len(tasks) > 1:
-        results, out.side = _render_side_by_side(to_render, dry, workers, tasks)
+        results, out.side = _render_side_by_side(to_render, dry, workers, tasks,
+                                                 lambda name: stage_key(record.out_dir, not dry, name))
     else:
         results = {stage.name: _render_one(stage, dry) for stage in to_render}
     for stage in stages:  # findings in stage order, whichever finished first
@@ -118,13 +121,20 @@ _FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])
 the fork)."""
 
 
-def _render_forked(index: int) -> tuple[BuildResult, bool]:
+def _render_forked(index: int) -> tuple[tuple[BuildResult, bool], float]:
     stages, dry, _ = _FORKED
-    return _render_one(stages[index], dry)
+    return _timed(_render_one, stages[index], dry)
 
 
-def _side_forked(index: int) -> object:
-    return _side_one(_FORKED[2][index])
+def _side_forked(index: int) -> tuple[object, float]:
+    return _timed(_side_one, _FORKED[2][index])
+
+
+def _timed(fn: Callable, *args) -> tuple[object, float]:
+    """What ``fn(*args)`` returns, and how long it took (s, wall clock)."""
+    start = time.perf_counter()
+    value = fn(*args)
+    return value, time.perf_counter() - start
 
 
 def _side_one(task: Callable[[], object]) -> object:
@@ -137,14 +147,18 @@ def _side_one(task: Callable[[], object]) -> object:
         save_caches()
 
 
-def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]]
+def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]],
+                         timing_key: Callable[[str], str] | None = None
                          ) -> tuple[dict[str, tuple[BuildResult, bool]], dict[str, object]]:
     """Every stage rendered and every side task done: the card sheets (the largest,
     :data:`FIRST`) in this process, the rest shared with ``workers - 1`` forked processes,
     which inherit the loaded game (nothing is read or pickled but the results). Each worker is
     handed the next item of the queue when it is done with one (a thread here feeds it);
     once the card sheets are done, this process takes items from the queue's other end, so
-    neither side waits while the other still has work. Where processes cannot be forked (macOS
+    neither side waits while the other still has work. The queue holds the longest first, by
+    each item's time in the last run (``timing_key(name)``, :mod:`pnp.pipeline.schedule`;
+    what was never timed first, in stage order), so that the workers start on the long ones
+    and this process finishes with the short ones. Where processes cannot be forked (macOS
     and Windows start workers afresh, a sandbox forbids it) everything is done here, one after
     another."""
     import threading
@@ -157,13 +171,19 @@ def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dic
     items = [("stage", i) for i, s in enumerate(stages) if s is not here] + [("side", i) for i in range(len(side))]
     names, tasks = list(side), list(side.values())
 
+    def name_of(item: tuple[str, int]) -> str:
+        return stages[item[1]].name if item[0] == "stage" else names[item[1]]
+
+    if timing_key is not None:
+        items = [items[i] for i in longest_first([timing_key(name_of(item)) for item in items], STAGES_FILE)]
+
     def all_here():
         return ({stage.name: _render_one(stage, dry) for stage in stages},
                 {name: _side_one(task) for name, task in side.items()})
 
-    def do_here(item: tuple[str, int]):
+    def do_here(item: tuple[str, int]) -> tuple[object, float]:
         kind, i = item
-        return _render_one(stages[i], dry) if kind == "stage" else _side_one(tasks[i])
+        return _timed(_render_one, stages[i], dry) if kind == "stage" else _timed(_side_one, tasks[i])
 
     context = process_context()
     if context.get_start_method() != "fork":
@@ -211,21 +231,25 @@ def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dic
         for thread in feeders:
             thread.join()
         done: dict[str, object] = {}
+        seconds: dict[str, float] = {}
         for item in items:
             if item in mine:
-                value = mine[item]
+                value, took = mine[item]
             else:
                 try:
-                    value = futures[item].result()
+                    value, took = futures[item].result()
                 except (KeyError, OSError, BrokenProcessPool):  # not handed over, or the worker died
-                    value = do_here(item)
+                    value, took = do_here(item)
             if item[0] == "stage":
                 results[stages[item[1]].name] = value
             else:
                 done[names[item[1]]] = value
+            seconds[name_of(item)] = took
     finally:
         pool.shutdown(cancel_futures=True)
         _FORKED = ([], False, [])
+    if timing_key is not None:
+        remember_timings({timing_key(name): took for name, took in seconds.items()}, STAGES_FILE)
     return results, done
 
 

@@ -3,6 +3,7 @@ it writes and reports is what rendering them one after another writes and report
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -49,8 +50,8 @@ def test_stages_render_in_a_second_process(tiny, tmp_path, monkeypatch):
     monkeypatch.setattr(stages, "_render_one", spy)
     seen = []
     monkeypatch.setattr(stages, "_render_side_by_side",
-                        lambda s, dry, workers, side, real=stages._render_side_by_side: seen.append(
-                            [x.name for x in s] + sorted(side)) or real(s, dry, workers, side))
+                        lambda s, dry, workers, side, *rest, real=stages._render_side_by_side: seen.append(
+                            [x.name for x in s] + sorted(side)) or real(s, dry, workers, side, *rest))
     report = run_game(job(tiny, tmp_path / "out", 2))
     assert seen and seen[0][0] == "cards" and len(seen[0]) >= 3 and seen[0][-1] == "snapshot"
     # this process drew the card sheets; the first stage queued went to the forked worker at
@@ -115,3 +116,35 @@ def test_what_no_worker_has_started_is_taken_back_when_the_card_sheets_are_done(
     # the slow stage went to the worker first; everything queued behind it was done here
     assert where["slow"] != os.getpid()
     assert {where[n] for n in ("cards", "a", "b", "c")} == {os.getpid()} and side == {"task": os.getpid()}
+
+
+def test_the_queue_holds_the_longest_stage_first_by_its_last_time(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from pnp.outputs.base import BuildResult, Stage
+    from pnp.pipeline.schedule import STAGES_FILE, remember_timings, stage_key
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+
+    def stage(name: str, seconds: float) -> Stage:
+        def render(dry: bool) -> BuildResult:
+            start = time.monotonic()  # one clock for every process
+            time.sleep(seconds)
+            return BuildResult(notes=[name, str(os.getpid()), repr(start)])
+        return Stage(name, [], render)
+
+    made = [stage("cards", 1.2), stage("short", 0.05), stage("middle", 0.1), stage("long", 0.3)]
+    key = lambda name: stage_key(tmp_path / "out", True, name)  # noqa: E731
+    remember_timings({key("short"): 0.05, key("long"): 0.3, key("middle"): 0.1}, STAGES_FILE)
+    results, _ = stages._render_side_by_side(made, False, 2, {}, key)
+    notes = {name: result.notes for name, (result, failed) in results.items()}
+    assert notes["cards"][1] == str(os.getpid())  # the card sheets in this process
+    worker = {name for name, (_, pid, _) in notes.items() if pid != str(os.getpid())}
+    started = sorted(worker, key=lambda name: float(notes[name][2]))
+    # the worker starts on the longest, whatever the stage order, and goes on down the queue
+    # (what it has not begun when the cards are done this process takes, from the short end)
+    assert started == ["long", "middle", "short"][:len(started)] and started
+
+    times = json.loads((tmp_path / "cache" / "timings" / STAGES_FILE).read_text())
+    assert times[key("long")] >= 0.3 and times[key("short")] >= 0.05  # measured again, for the next run
