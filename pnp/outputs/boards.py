@@ -18,7 +18,6 @@ sees is described in :func:`pnp.model.context.board_context`.
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from ..model.game import Game
 from ..model.games import GameSource
 from ..model.pieces import BoardPiece, Piece, board_pieces, die_nets, token_pieces
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI
-from ..render.canvas import draw_cover, new_canvas, stroke_segments, text
+from ..render.canvas import PdfBytes, draw_cover, new_canvas, stroke_segments, text
 from ..render.renderer import Renderer
 from .base import (BuildResult, OutputJob, SheetOptions, Stage, dpi_option, draft_option, stamp_option,
                    write_result)
@@ -292,7 +291,8 @@ def render_boards_pdf(target, game: Game, renderer: Renderer, pieces: list[Board
 def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOptions,
                   overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
                   image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False,
-                  color_convert=None, converter=None, reprint: ReprintPlan | None = None) -> BuildResult:
+                  color_convert=None, converter=None, reprint: ReprintPlan | None = None,
+                  discard: bool = False) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
@@ -308,7 +308,9 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
     when the game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
     front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
     are findings naming it; raises BuildError or LayoutError (rule ``layout.file``: a missing
-    or malformed boards.toml) naming the file and key.
+    or malformed boards.toml) naming the file and key. With ``discard`` (a dry run's stage)
+    everything is drawn for what drawing finds and no file is made
+    (:class:`~pnp.render.canvas.PdfBytes`).
     """
     display_dir = source.templates_display
     result = BuildResult()
@@ -336,15 +338,17 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                         color_convert=color_convert)
     renderer.converter = converter  # an edition's (pnp.render.ink), as for render_cards
     if pieces:
-        buf = io.BytesIO()
+        buf = PdfBytes(discard=discard)
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
-        result.outputs.append((out_dir / f"{game.file_stem}-boards{part}.pdf", buf.getvalue()))
+        if not discard:
+            result.outputs.append((out_dir / f"{game.file_stem}-boards{part}.pdf", buf.value()))
     if tokens or nets:
-        buf = io.BytesIO()
+        buf = PdfBytes(discard=discard)
         sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts, image_dpi)
         result.sheets += sheets
         result.cards += count
-        result.outputs.append((out_dir / f"{game.file_stem}-tokens{part}.pdf", buf.getvalue()))
+        if not discard:
+            result.outputs.append((out_dir / f"{game.file_stem}-tokens{part}.pdf", buf.value()))
     result.findings = merge(findings + renderer.findings)
     return result
 
@@ -403,7 +407,7 @@ class BoardsOutput:
         def render(dry: bool) -> BuildResult:
             return render_boards(job.game, job.source, job.out_dir, settings.sheet,
                                  max_image_pixels=settings.max_image_pixels, image_dpi=dpi, draft=settings.draft,
-                                 stamp=stamp, reprint=settings.reprint)
+                                 stamp=stamp, reprint=settings.reprint, discard=dry)
 
         stamp = settings.stamps(job.game)
         if settings.changed_since is not None and settings.reprint is None:

@@ -73,7 +73,7 @@ def check_in_background(job: BuildJob, rulebook_key: str, dpi: float = RULEBOOK_
         key = inputs_key(stage.inputs, (stage.name, stage.options), job.source.roots)
         if key == rulebook_key:
             return result
-        rendered = stage.render(True)
+        rendered = stage.render(False)  # the pages to show, not a dry run's empty file
     except PnpError:  # the dry run reports it
         return result
     pdf = next((data for path, data in rendered.outputs if path.name.endswith("-rulebook.pdf")), None)

@@ -54,10 +54,15 @@ class PdfBytes:
     """A write-only file a canvas saves into that keeps what is written as it is: reportlab
     writes a whole PDF with one ``write``, which an ``io.BytesIO`` copies, and its
     ``getvalue()`` copies again (a 1,280-card sheets file is 1 MB, 12,800 cards 10 MB, held
-    three times over for a moment). :meth:`value` is the file's bytes."""
+    three times over for a moment). :meth:`value` is the file's bytes.
 
-    def __init__(self):
+    A ``discard`` sink is the file of a dry run (``pnp check``), wanted only for what drawing
+    it finds: a canvas saving into it writes nothing (:meth:`pnp.render.embed.ArtCanvas.save`
+    neither embeds the art nor subsets the fonts), and its value is empty."""
+
+    def __init__(self, discard: bool = False):
         self._parts: list[bytes] = []
+        self.discards = discard
 
     def write(self, data) -> int:
         self._parts.append(bytes(data))  # the same object when it is bytes already

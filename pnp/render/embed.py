@@ -84,7 +84,11 @@ class ArtCanvas(Canvas):
 
     def save(self) -> None:
         """Define every placed picture's form at the size its largest placement needs, then
-        write the file."""
+        write the file; nothing when the file is a discarding sink (a dry run's,
+        :class:`pnp.render.canvas.PdfBytes`): what could be found was found while drawing."""
+        if getattr(self._filename, "discards", False):
+            self._art = {}
+            return
         for art, name, px in self._art.values():
             self.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
             self.embed_image(art.version(px), f"{name}.image")

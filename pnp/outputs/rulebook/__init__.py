@@ -57,14 +57,15 @@ class Rulebook:
 
 def render_rulebook(game: Game, source: GameSource, paper: str = "letter", booklet: bool = False,
                     max_image_pixels: int | None = DEFAULT_MAX_PIXELS, impose: bool = True,
-                    image_dpi: int | None = PRINT_DPI, draft: bool = False) -> Rulebook:
+                    image_dpi: int | None = PRINT_DPI, draft: bool = False, dry: bool = False) -> Rulebook:
     """Render a game's rulebook to PDF bytes (nothing is written).
 
     Single pages are laid out on ``paper`` (a4, letter, ...); with ``booklet`` the rulebook is
     laid out again on half sheets (A5 for a4, half-letter for letter; pnp.geometry.booklet) and imposed
     2-up (``impose`` False lays the booklet out but does not impose it: a dry run). Raster
     pictures are embedded at ``image_dpi`` px/in at their placed size (print: 300). In a
-    ``draft``, cards drawn in it print missing art as a placeholder, a warning. Raises
+    ``draft``, cards drawn in it print missing art as a placeholder, a warning. A ``dry``
+    render (``pnp check``) finds the same and makes no PDF (:func:`markdown_pdf`). Raises
     RulebookError (template or Markdown), LayoutError (card layouts) or BuildError (paper,
     page overflow).
     """
@@ -88,7 +89,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
                 facts_found = _printed_facts(game, rendered.markdown, resolver.locate)
             results.append(markdown_pdf(rendered.markdown, page_size, title=game.title, style=style,
                                         resolver=resolver, display=display, outer_numbers=is_booklet,
-                                        image_dpi=image_dpi))
+                                        image_dpi=image_dpi, dry=dry))
     finally:
         resolver.close()
     findings = list(results[0].findings) + resolver.findings + resolver.card_errors() + facts_found
@@ -133,7 +134,7 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
     """A game's rulebook in memory (``result.outputs``; nothing is written):
     ``out_dir/<game>-rulebook.pdf`` (single pages on ``paper``) and, with ``booklet``,
     ``<game>-rulebook-booklet.pdf`` (2-up landscape sheets for duplex short-edge printing; a
-    ``dry`` render lays the booklet out without imposing it).
+    ``dry`` render lays both out, finding what the real one finds, and makes no file).
 
     The game's templates folder (``source``) holds ``rulebook.md.j2`` (and layouts.toml for card
     images). A game without a rulebook template makes nothing and gets an info finding
@@ -147,8 +148,9 @@ def render_rulebook_files(game: Game, source: GameSource, out_dir: Path, paper: 
                                        hint="write one to build the rulebook; see docs/rulebooks.md"))
         return result
     book = render_rulebook(game, source, paper, booklet, max_image_pixels, impose=not dry, image_dpi=image_dpi,
-                           draft=draft)
-    result.outputs.append((out_dir / f"{game.file_stem}-rulebook.pdf", book.single.pdf))
+                           draft=draft, dry=dry)
+    if not dry:
+        result.outputs.append((out_dir / f"{game.file_stem}-rulebook.pdf", book.single.pdf))
     if book.booklet is not None:
         result.outputs.append((out_dir / f"{game.file_stem}-rulebook-booklet.pdf", book.booklet))
     result.sheets = book.single.pages

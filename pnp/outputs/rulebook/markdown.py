@@ -3,7 +3,6 @@ numbers, bookmarks and a table of contents that settles over layout passes."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
@@ -14,7 +13,7 @@ from ...core.findings import Finding
 from ...core.progress import step
 from ...core.units import MM, Size
 from ...render import fonts
-from ...render.canvas import set_viewer_preferences
+from ...render.canvas import PdfBytes, set_viewer_preferences
 from ...render.art import PRINT_DPI
 from ...render.embed import ArtCanvas
 from .images import ImageItem, ImageResolver
@@ -38,7 +37,7 @@ class RulebookPdf:
 def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle = SINGLE_STYLE,
                  resolver: Callable[[str], ImageItem] | None = None, display: str = "rulebook",
                  outer_numbers: bool = False, duplex: str = "DuplexFlipLongEdge",
-                 image_dpi: int | None = PRINT_DPI) -> RulebookPdf:
+                 image_dpi: int | None = PRINT_DPI, dry: bool = False) -> RulebookPdf:
     """Lay out ``markdown`` (CommonMark plus tables) on pages of ``page`` size (pt).
 
     - ``# H1`` is a title (kept out of the contents); ``## H2`` and ``### H3`` are listed in
@@ -62,6 +61,10 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     portrait pages (the long edge; :func:`pnp.render.canvas.viewer_preferences`), and carries
     the date every pnp PDF does (:func:`pnp.render.canvas.pdf_date`, reportlab's invariant
     mode) and a document ID reportlab derives from it and the metadata.
+
+    A ``dry`` layout (``pnp check``) finds what the real one finds and makes no file: every
+    pass is laid out as the real one is, but text is not drawn (pictures are, since drawing a
+    card finds what is wrong with it) and nothing is saved (``result.pdf`` is empty).
 
     Raises RulebookError for images that cannot be placed and BuildError (rule
     ``rulebook.layout``, at the template line) for content that cannot fit a page. Same input,
@@ -123,7 +126,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
     # The first pass of a book with contents only finds where the headings fall: its pages are
     # thrown away (the contents are not filled in yet), so its flowables are laid out but not
     # drawn. Layout never depends on drawing, so the pass that is kept is as it was.
-    sketch = {"on": False, "passes": 0}
+    sketch = {"on": False, "passes": 0, "dry": dry}
     SketchFrame = sketch_frame_class()
 
     class Doc(BaseDocTemplate):
@@ -165,7 +168,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
         return doc
 
     # multiBuild lays the story out until the table of contents settles and saves that pass.
-    buf = io.BytesIO()
+    buf = PdfBytes(discard=dry)
     doc = make_doc(buf)
     try:
         doc.multiBuild(story, maxPasses=8, canvasmaker=partial(ArtCanvas, image_dpi=image_dpi))
@@ -184,7 +187,7 @@ def markdown_pdf(markdown: str, page: Size, *, title: str, style: RulebookStyle 
                          hint="make the picture, table or code block smaller, or split it in parts",
                          rule="rulebook.layout") from None
     back = doc.page - placed["back"] + 1 if placed["back"] else 0
-    return RulebookPdf(buf.getvalue(), doc.page, findings + drawn, back=back)
+    return RulebookPdf(buf.value(), doc.page, findings + drawn, back=back)
 
 
 def _no_draw(*args, **kwargs) -> None:
@@ -195,8 +198,15 @@ def sketch_frame_class():
     """A platypus Frame that, while ``sketch["on"]`` (the dict given first to its
     constructor), places flowables without drawing them: wrap, split and the space they take
     are as always, so where everything falls is the same; nothing reaches the page. Used for
-    the first layout pass of a book with a table of contents, whose pages are discarded."""
-    from reportlab.platypus import Frame
+    the first layout pass of a book with a table of contents, whose pages are discarded, and,
+    while ``sketch["dry"]``, for the text of every pass of a dry run (paragraphs, code, rules
+    and the contents, which find nothing when drawn; pictures and tables, which may hold
+    them, are drawn)."""
+    from reportlab.platypus import Frame, Paragraph, Preformatted, XPreformatted
+    from reportlab.platypus.flowables import HRFlowable
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    text_only = (Paragraph, Preformatted, XPreformatted, HRFlowable, TableOfContents)
 
     class SketchFrame(Frame):
         def __init__(self, sketch: dict, *args, **kwargs):
@@ -205,7 +215,8 @@ def sketch_frame_class():
 
         def _add(self, flowable, canv, trySplit=0):
             own = getattr(flowable, "__dict__", None)  # a flowable with its own drawOn is drawn as it is
-            if not self.sketch["on"] or own is None or "drawOn" in own:
+            skip = self.sketch["on"] or (self.sketch["dry"] and isinstance(flowable, text_only))
+            if not skip or own is None or "drawOn" in own:
                 return super()._add(flowable, canv, trySplit)
             flowable.drawOn = _no_draw
             try:
