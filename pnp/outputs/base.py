@@ -234,12 +234,12 @@ def write_result(result: BuildResult) -> BuildResult:
         except (OSError, BuildError):
             pass  # only a cache: the next build does without it
     result.caches = []
+    root = result.prune_within.resolve() if result.prune_within is not None else None
     for path in result.remove:
         if path.is_file():
             path.unlink()
             result.removed.append(path)
-        parent = path.parent
-        root = result.prune_within
+        parent = path.parent.resolve()  # the removed paths and the folder may be given either way
         while root is not None and parent != root and parent.is_relative_to(root) and parent.is_dir() \
                 and not any(parent.iterdir()):
             parent.rmdir()

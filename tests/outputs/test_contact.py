@@ -193,6 +193,18 @@ def test_no_contact_sheets_leave_no_index_and_no_folder(tiny, tmp_path):
     assert not (out / "tiny" / INDEX).exists() and not (out / "tiny" / "contact").exists()
 
 
+def test_a_build_inside_the_game_folder_removes_the_contact_folder_it_empties(tiny, monkeypatch):
+    # run inside the game folder, the output folder is the relative "output": the sheets'
+    # folder goes with them as it does under any other output folder
+    monkeypatch.chdir(tiny)
+    source = GameSource(Path("."), "tiny", Path("templates"), "tiny/templates")
+    for wanted in (True, False):
+        run_game(BuildJob(source, Path("output"), BuildSettings(SheetOptions(contact_sheets=wanted)), LoadOptions()))
+        assert (tiny / "output" / "tiny" / "contact" / "cards.png").is_file() is wanted
+    assert not (tiny / "output" / "tiny" / "contact").exists()
+    assert (tiny / "output" / "tiny" / "tiny-cards.pdf").is_file()
+
+
 def test_a_referenced_column_named_like_a_method_of_str_counts_by_its_value():
     from types import SimpleNamespace
 
