@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -92,3 +93,15 @@ def game_files(folder: Path) -> list[Path]:
     (``output/`` inside a game folder: any folder holding a build record, and the folder
     holding that); see :func:`pnp.core.listing.game_file_parts`."""
     return [folder.joinpath(*parts) for parts in game_file_parts(str(folder))]
+
+
+def load_json(path: Path):
+    """The JSON value ``path`` holds (a record or cache file pnp wrote, as far as it knows).
+    Raises OSError when it cannot be read and ValueError when it is not UTF-8 JSON, including
+    JSON nested past what the parser reaches (a damaged or hand-made file, which would raise
+    RecursionError), so a reader that starts afresh on a ValueError copes with every such file."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply to read") from None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..core.files import inputs_key
+from ..core.files import inputs_key, load_json
 from ..core.progress import step
 from ..core.units import MM, Size
 from ..design.drawable import drawable_cards
@@ -135,8 +135,8 @@ def read_index(out_dir: Path) -> dict[str, dict]:
     """The decks of the last contact sheets' :data:`INDEX` in ``out_dir`` (empty when there is
     none, or one of another format or shape: nothing is reused then)."""
     try:
-        index = json.loads((out_dir / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        index = load_json(out_dir / INDEX)
+    except (OSError, ValueError):  # unreadable, not JSON, nested past reading
         return {}
     if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(index.get("decks"), dict):
         return {}

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterable
 
-from ..core.files import BUILD_RECORD, file_digest, inputs_key, write_atomic  # noqa: F401  (inputs_key named here too)
+from ..core.files import BUILD_RECORD, file_digest, inputs_key, load_json, write_atomic  # noqa: F401  (inputs_key named here too)
 from ..core.findings import Finding
 
 RECORD = BUILD_RECORD
@@ -28,7 +28,7 @@ class BuildRecord:
         self.out_dir = out_dir
         self.path = out_dir / RECORD
         try:
-            entries = json.loads(self.path.read_text(encoding="utf-8"))
+            entries = load_json(self.path)
         except (OSError, ValueError):
             entries = {}
         # a record of another shape (edited by hand, or damaged) is read as far as it is sound:

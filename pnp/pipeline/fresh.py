@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..core.files import BUILD_RECORD, PIECES_RECORD, file_digest, write_atomic
+from ..core.files import BUILD_RECORD, PIECES_RECORD, file_digest, load_json, write_atomic
 from ..core.listing import run_listing
 from ..core.errors import PnpError
 from ..core.findings import Finding
@@ -170,7 +170,7 @@ def fresh_run(source, output: Path, settings, load, *, write: bool) -> tuple[Gam
             st = os.stat(root / rel)
             if (st.st_size, st.st_mtime_ns) != (size, mtime):
                 return None
-        stages = json.loads((root / BUILD_RECORD).read_text(encoding="utf-8"))
+        stages = load_json(root / BUILD_RECORD)
         if any(sorted(stages[name]["files"]) != sorted(files) for name, files in entry["parts"]):
             return None  # a stage's record was changed or removed: that stage decides again
         saved = entry["report"]
@@ -197,7 +197,7 @@ def _mark_last_build(out_dir: Path, parts: dict) -> None:
     file). Left as it is when it cannot be read or written: ``pnp release`` then says to build."""
     path = out_dir / PIECES_RECORD
     try:
-        last = json.loads(path.read_text(encoding="utf-8"))
+        last = load_json(path)
         if isinstance(last, dict) and last.get("build") != parts:
             last["build"] = dict(sorted(parts.items()))
             write_atomic(path, (json.dumps(last, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -208,7 +208,7 @@ def _mark_last_build(out_dir: Path, parts: dict) -> None:
 def _runs(out_dir: Path) -> dict:
     """The runs of the snapshot in ``out_dir`` (empty when there is none, or it is damaged)."""
     try:
-        runs = json.loads((out_dir / RUN_FILE).read_text(encoding="utf-8")).get(RUNS)
+        runs = load_json(out_dir / RUN_FILE).get(RUNS)
     except (OSError, ValueError, AttributeError):
         return {}
     return runs if isinstance(runs, dict) else {}

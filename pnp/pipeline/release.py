@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.errors import PnpError
-from ..core.files import RELEASES, file_digest, write_atomic
+from ..core.files import RELEASES, file_digest, load_json, write_atomic
 from ..model.games import GameSource
 from ..model.load import LoadOptions, load_game
 from ..model.manifest import VERSION_RE
@@ -105,7 +105,7 @@ def make_release(source: GameSource, out_dir: Path, version: str | None, load: L
                        hint="a release is a record of what was printed; give a new --version, or --force to replace it")
     snapshot = current_snapshot(game, source)
     try:
-        last = json.loads((out_dir / PIECES_FILE).read_text(encoding="utf-8"))
+        last = load_json(out_dir / PIECES_FILE)
     except (OSError, ValueError):
         last = None
     if not isinstance(last, dict) or last.get("data") != snapshot["data"] or last.get("pieces") != json.loads(

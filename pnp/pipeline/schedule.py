@@ -18,6 +18,7 @@ import math
 from pathlib import Path
 
 from ..core.cachedir import cache_folder, save_merged
+from ..core.files import load_json
 
 TIMINGS_FILE = "games.json"
 STAGES_FILE = "stages.json"
@@ -47,7 +48,7 @@ def _read(path: Path) -> dict[str, float]:
     not a JSON object; entries that are not finite, non-negative numbers a float holds are left
     out."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        data = load_json(path) if path.is_file() else {}
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import PnpError
-from ..core.files import PIECES_RECORD, RELEASES, game_files, same_bytes, write_atomic
+from ..core.files import PIECES_RECORD, RELEASES, game_files, load_json, same_bytes, write_atomic
 from ..design.drawable import drawable_cards
 from ..design.layouts import BOARDS_FILE, board_layouts, game_layouts
 from ..design.snapshot import FORMAT, FORMATS, KINDS, PLURAL, game_snapshot, kind_of, kinds_of
@@ -112,7 +112,7 @@ def releases(game_dir: Path) -> list[str]:
 
 def _read(path: Path, label: str) -> dict:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path)
     except (OSError, ValueError) as exc:
         raise PnpError(f"{label}: {path.name} cannot be read ({exc})", rule="versions.ref",
                        hint="it is written by pnp build and pnp release; build again, or release again") from None

@@ -14,12 +14,11 @@ Where that is missing or changed, it is a ``versions.visual`` error saying what 
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import PnpError
-from ..core.files import RELEASES, file_digest, write_atomic
+from ..core.files import RELEASES, file_digest, load_json, write_atomic
 from ..design.layouts import game_layouts
 from ..design.drawable import drawable_cards
 from ..model.facts import game_facts
@@ -74,7 +73,7 @@ def _release(source: GameSource, ref: str) -> tuple[str, dict] | None:
         path = source.path / RELEASES / f"{name}.json" if name else None
         if path is not None and path.is_file():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = load_json(path)
             except (OSError, ValueError):
                 return None
             return (name, data) if isinstance(data, dict) else None

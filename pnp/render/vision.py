@@ -27,6 +27,7 @@ from importlib.util import find_spec
 
 from .. import __version__
 from ..core.cachedir import MemoFile, cache_folder
+from ..core.files import load_json
 
 VISIONS = ("deuteranopia", "protanopia", "tritanopia")
 """The colour-vision deficiencies simulated, most common first."""
@@ -159,7 +160,7 @@ def _differences_file():
 def _read_differences(path) -> dict[str, float]:
     """The differences a cache file holds ({} when it is absent or not one)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path)
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or not all(isinstance(v, float) for v in data.values()):

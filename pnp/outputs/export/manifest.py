@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import __version__
+from ...core.files import load_json
 from ...core.findings import Finding
 from ...core.units import to_mm
 from ...model.pieces import CardInstance
@@ -85,7 +86,7 @@ def stale_files(folder: Path, keep: set[Path]) -> list[Path]:
     if not old.is_file():
         return []
     try:
-        listed = json.loads(old.read_text(encoding="utf-8")).get("files", [])
+        listed = load_json(old).get("files", [])
     except (OSError, ValueError, AttributeError):
         return []
     out = []

@@ -89,3 +89,26 @@ def test_one_process_keeps_the_given_order(cache, tiny, tmp_path, monkeypatch):
                         [(build.GameReport(j.source.display, "", True), 0.0) for j in items])
     run_jobs(jobs, workers=1)
     assert queued == jobs
+
+
+@pytest.mark.parametrize("name", [schedule.TIMINGS_FILE, schedule.STAGES_FILE])
+def test_a_timings_file_nested_past_reading_is_started_afresh(cache, tmp_path, name):
+    path = cache.parent / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[" * 100_000 + "]" * 100_000)  # json raises RecursionError, not ValueError
+    keys = [timing_key(tmp_path / n, True) for n in "ab"]
+    assert longest_first(keys, name) == [0, 1]  # as if never timed
+    remember_timings({keys[1]: 1.0}, name)
+    assert json.loads(path.read_text()) == {keys[1]: 1.0}  # written afresh, so the next run reads it
+    assert longest_first(keys, name) == [0, 1]
+
+
+def test_load_json_turns_too_deep_nesting_into_a_value_error(tmp_path):
+    from pnp.core.files import load_json
+
+    path = tmp_path / "deep.json"
+    path.write_text('{"a":' * 50_000 + "1" + "}" * 50_000)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        load_json(path)
+    path.write_text('{"a": [1, 2]}')
+    assert load_json(path) == {"a": [1, 2]}
