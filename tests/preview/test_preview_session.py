@@ -4,6 +4,7 @@ findings exactly those `pnp check` reports."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -219,3 +220,24 @@ def test_a_language_is_previewed_from_its_catalogue_and_a_language_the_game_lack
     french.refresh()
     [error] = french.errors
     assert error["rule"] == "i18n.language" and error["location"].endswith("tide/game.toml:8 (game.languages)")
+
+
+def test_the_rulebook_pages_shown_are_the_built_rulebook_s_pages(tmp_path):
+    """The background check hands the page the rulebook's pages as PNGs (a dry run makes no PDF,
+    so they are drawn from a real render of the rulebook stage): one per page of the built
+    rulebook, and none again while the rulebook's inputs are unchanged."""
+    import pypdfium2 as pdfium
+
+    session = PreviewSession(find_game("periodic-shed"), output=tmp_path / "build")
+    result = check_in_background(session.check_job(), "", dpi=20)
+    assert result.loaded and result.rulebook_key
+    built = subprocess.run([sys.executable, "-m", "pnp", "rulebook", "periodic-shed", "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    pdf = pdfium.PdfDocument(tmp_path / "out" / "periodic-shed" / "periodic-shed-rulebook.pdf")
+    assert len(result.rulebook_pages) == len(pdf) > 1
+    for png in result.rulebook_pages:
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and image.size[0] > 100 and image.getextrema() != ((255, 255),) * 3
+    again = check_in_background(session.check_job(), result.rulebook_key, dpi=20)
+    assert again.rulebook_pages is None  # the page already shows them
