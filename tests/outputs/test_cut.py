@@ -426,3 +426,19 @@ def test_each_kind_of_profile_problem_is_said_at_its_key(tmp_path, text, key, me
     with pytest.raises(CutterProfileErrors) as info:
         load_profile(str(path))
     assert [(e.location.column_name, e.message) for e in info.value.errors] == [(key, message)]
+
+
+def test_a_dxf_cut_file_is_the_same_bytes_whatever_the_string_hashing():
+    # ezdxf lists the entity types in use from a set; Python seeds its string hashing afresh in
+    # every process unless PYTHONHASHSEED says otherwise, so the test runs one process a seed
+    script = ("import hashlib; from pnp.outputs.cut.files import Outline, write_dxf; print(hashlib.sha256(write_dxf(["
+              "Outline('a', 'rect', 10, 10, 180, 252, 9, folds=((10, 136, 190, 136),)), "
+              "Outline('b', 'circle', 300, 100, radius=40), "
+              "Outline('c', 'polygon', 0, 0, points=((0, 0), (50, 0), (25, 40)))])).hexdigest())")
+    digests = set()
+    for seed in ("0", "4", "7", "10"):  # seeds that listed them in two orders
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+        digests.add(run.stdout.strip())
+    assert len(digests) == 1, digests

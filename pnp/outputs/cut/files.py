@@ -135,6 +135,10 @@ def write_dxf(outlines: list[Outline]) -> bytes:
             msp.add_lwpolyline(points, format="xyseb", close=True, dxfattribs=attribs)
         for x1, y1, x2, y2 in outline.folds:
             msp.add_line((_mmf(x1), _mmf(y1)), (_mmf(x2), _mmf(y2)), dxfattribs={"layer": "FOLD"})
+    # ezdxf lists the CLASSES of the entity types in use in the order of a set, which changes
+    # with Python's string hashing from run to run; listed sorted, the file is the same bytes
+    in_use = doc.entitydb.dxf_types_in_use
+    doc.entitydb.dxf_types_in_use = lambda: sorted(in_use())
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue().encode("utf-8")
