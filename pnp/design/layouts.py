@@ -298,7 +298,9 @@ def load_layouts(template_dir: Path, display: str, colors: dict[str, str],
     path = template_dir / filename
     file = TomlFile(display)
     if not path.is_file():
-        raise _error(file, None, f"no {filename}", hint=f"each game's designs live in templates/<game>/{filename}")
+        raise _error(file, None, f"no {filename}",
+                     hint=f"the game's designs go in {display}: write it (docs/layouts.md), or copy it from the "
+                     "templates/<game>/ folder of the game this one was copied from")
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -47,3 +47,15 @@ def test_every_hint_is_reached_by_the_error_it_names():
         assert hint, f"no hint for {exc.value}"
         reached.add(hint)
     assert reached == {hint for _, hint in _TOML_HINTS}
+
+
+def test_a_missing_layouts_file_is_named_where_it_was_looked_for(tmp_path):
+    import pytest
+
+    from pnp.core.errors import LayoutError
+    from pnp.design.layouts import load_layouts
+
+    with pytest.raises(LayoutError) as raised:
+        load_layouts(tmp_path / "templates", "my-game/templates/layouts.toml", {})
+    assert raised.value.message == "no layouts.toml"
+    assert "my-game/templates/layouts.toml" in raised.value.hint  # the path a designer writes it to
