@@ -292,7 +292,7 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                   overlap: float = DEFAULT_OVERLAP, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
                   image_dpi: int | None = PRINT_DPI, draft: bool = False, stamp: bool = False,
                   color_convert=None, converter=None, reprint: ReprintPlan | None = None,
-                  discard: bool = False) -> BuildResult:
+                  dry: bool = False) -> BuildResult:
     """Render ``game``'s boards (``out_dir/<game>-boards.pdf``) and its tokens, standees and
     dice (``out_dir/<game>-tokens.pdf``) in memory (``result.outputs``; nothing is written).
 
@@ -308,8 +308,8 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
     when the game has something to put in it. ``result.sheets`` counts sheets of both files (a duplex
     front and back count once) and ``result.cards`` the token pieces. Problems drawing a piece
     are findings naming it; raises BuildError or LayoutError (rule ``layout.file``: a missing
-    or malformed boards.toml) naming the file and key. With ``discard`` (a dry run's stage)
-    everything is drawn for what drawing finds and no file is made
+    or malformed boards.toml) naming the file and key. A ``dry`` render (a dry run's stage)
+    draws everything, for what drawing finds, and makes no file
     (:class:`~pnp.render.canvas.PdfBytes`).
     """
     display_dir = source.templates_display
@@ -338,16 +338,16 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                         color_convert=color_convert)
     renderer.converter = converter  # an edition's (pnp.render.ink), as for render_cards
     if pieces:
-        buf = PdfBytes(discard=discard)
+        buf = PdfBytes(discard=dry)
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)
-        if not discard:
+        if not dry:
             result.outputs.append((out_dir / f"{game.file_stem}-boards{part}.pdf", buf.value()))
     if tokens or nets:
-        buf = PdfBytes(discard=discard)
+        buf = PdfBytes(discard=dry)
         sheets, count = render_tokens_pdf(buf, game, renderer, tokens, nets, opts, image_dpi)
         result.sheets += sheets
         result.cards += count
-        if not discard:
+        if not dry:
             result.outputs.append((out_dir / f"{game.file_stem}-tokens{part}.pdf", buf.value()))
     result.findings = merge(findings + renderer.findings)
     return result
@@ -407,7 +407,7 @@ class BoardsOutput:
         def render(dry: bool) -> BuildResult:
             return render_boards(job.game, job.source, job.out_dir, settings.sheet,
                                  max_image_pixels=settings.max_image_pixels, image_dpi=dpi, draft=settings.draft,
-                                 stamp=stamp, reprint=settings.reprint, discard=dry)
+                                 stamp=stamp, reprint=settings.reprint, dry=dry)
 
         stamp = settings.stamps(job.game)
         if settings.changed_since is not None and settings.reprint is None:

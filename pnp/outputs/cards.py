@@ -338,11 +338,11 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
                  only: tuple[str, ...] = (), image_dpi: int | None = PRINT_DPI,
                  draft: bool = False, stamp: bool = False,
                  reprint: ReprintPlan | None = None, cut_lines: bool = False,
-                 color_convert=None, converter=None, discard: bool = False) -> BuildResult:
+                 color_convert=None, converter=None) -> BuildResult:
     """Render every card of ``game``: ``out_dir/<game>-cards.pdf`` (``-cards-gutter-fold.pdf``),
-    in memory (``result.outputs``; nothing is written). A ``dry`` render draws the same;
-    with ``discard`` (a dry run's stage) the sheets are drawn for what drawing finds and no
-    file is made (:class:`~pnp.render.canvas.PdfBytes`).
+    in memory (``result.outputs``; nothing is written). A ``dry`` render (a dry run's stage)
+    draws the same, for what drawing finds, and makes no file
+    (:class:`~pnp.render.canvas.PdfBytes`).
 
     Cards whose face or back layout the layouts file does not define are left out, each an
     error finding at its cell; problems drawing a card are findings naming it (the box is left
@@ -373,11 +373,11 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
     if not cards:
         result.findings = findings
         return result
-    sink = PdfBytes(discard=discard)
+    sink = PdfBytes(discard=dry)
     result.sheets = render_cards_pdf(sink, game, renderer, cards, opts, findings, image_dpi, cut_lines)
     part = "-only" if only else "-changed" if reprint is not None else ""
     name = f"{game.file_stem}-cards{part}{'-gutter-fold' if opts.gutter_fold else ''}.pdf"
-    if not discard:
+    if not dry:
         result.outputs.append((out_dir / name, sink.value()))
     result.findings = merge(findings + renderer.findings)
     return result
@@ -403,7 +403,7 @@ class CardsOutput:
                                 max_image_pixels=settings.max_image_pixels, dry=dry, only=settings.only,
                                 image_dpi=settings.print_dpi(),
                                 draft=settings.draft, stamp=stamp, reprint=settings.reprint,
-                                cut_lines=settings.cut_lines, discard=dry)
+                                cut_lines=settings.cut_lines)
 
         stamp = settings.stamps(job.game)
         sheet = settings.sheet_key()

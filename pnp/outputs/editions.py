@@ -80,14 +80,14 @@ def _painters(ink: str, layouts, patterns: dict[str, int]):
 
 def _draw(job: OutputJob, ink: str | None):
     """The card sheets, boards and token sheets of ``job`` in edition ``ink`` (None: the
-    default), drawn as a dry build draws them: (path, pdf) pairs and the findings."""
+    default), drawn in memory as a build draws them: (path, pdf) pairs and the findings."""
     game, settings = job.game, job.settings
     layouts = game_layouts(game, job.source)
     tokens = board_layouts(game, job.source) if job.source.templates_dir else None
     patterns = grey_patterns(game, layouts, tokens) if ink == "greyscale" else {}
     cc, conv = _painters(ink, layouts, patterns) if ink else (None, None)
     cards = render_cards(game, layouts, job.out_dir, settings.sheet, max_image_pixels=settings.max_image_pixels,
-                         dry=True, image_dpi=settings.print_dpi(), draft=settings.draft, color_convert=cc,
+                         image_dpi=settings.print_dpi(), draft=settings.draft, color_convert=cc,
                          converter=conv)
     boards = BuildResult()
     if job.source.templates_dir:
@@ -124,7 +124,7 @@ class EditionsOutput:
         def render(dry: bool) -> BuildResult:
             game = job.game
             cards = render_cards(game, game_layouts(game, job.source), job.out_dir, settings.sheet,
-                                 max_image_pixels=settings.max_image_pixels, dry=True,
+                                 max_image_pixels=settings.max_image_pixels,
                                  image_dpi=settings.print_dpi(), draft=settings.draft)
             boards = render_boards(game, job.source, job.out_dir, settings.sheet,
                                    max_image_pixels=settings.max_image_pixels, image_dpi=settings.print_dpi(),

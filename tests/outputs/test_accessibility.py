@@ -319,7 +319,7 @@ def test_low_ink_edition_of_a_bundled_deck_takes_half_the_ink():
     layouts = game_layouts(game, source)
 
     def sheets(color_convert):
-        result = render_cards(game, layouts, source.path / "output", SheetOptions(contact_sheets=False), dry=True,
+        result = render_cards(game, layouts, source.path / "output", SheetOptions(contact_sheets=False),
                               only=("elements",), color_convert=color_convert)
         pdf = next(data for path, data in result.outputs if path.suffix == ".pdf")
         return coverage(pdf, dpi=150)[2:]  # the card sheets, after the calibration sheet
@@ -337,7 +337,7 @@ def _low_ink_sheet(game: Path):
     source = GameSource(game, "suits", game / "templates", "suits/templates")
     loaded = load_game(game, "suits")
     layouts = game_layouts(loaded, source)
-    result = render_cards(loaded, layouts, game / "output", SheetOptions(contact_sheets=False), dry=True,
+    result = render_cards(loaded, layouts, game / "output", SheetOptions(contact_sheets=False),
                           color_convert=LowInk(layouts.low_ink_tint, layouts.low_ink))
     return next(data for path, data in result.outputs if path.suffix == ".pdf")
 
