@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -14,13 +15,40 @@ from .errors import BuildError
 from .listing import BUILD_RECORD, PIECES_RECORD, RELEASES, game_file_parts  # noqa: F401  (named here too)
 
 
+SETTLED_NS = 2_000_000_000
+"""How long ago (ns) a file must have last changed for its digest to be kept (:func:`file_digest`):
+file times advance in clock ticks of a few milliseconds, so a file rewritten within one tick
+with as many bytes keeps its times; one older than this cannot still be in that tick."""
+
+KEPT_DIGESTS = 10_000
+"""Digests a process keeps before it starts afresh."""
+
+_digests: dict[tuple[int, int, int, int, int], str] = {}
+
+
 def file_digest(path: Path) -> str:
-    """SHA-256 of a file's bytes (hex)."""
+    """SHA-256 of a file's bytes (hex). Raises OSError when the file cannot be read.
+
+    Within one process a file is read once while it does not change: its digest is kept under
+    its device, inode, size and modification and change times (ns) once it last changed over
+    :data:`SETTLED_NS` before, so a build whose every stage names the same fonts and art among
+    its inputs (a build of four games: 56 files of 4.9 MB, named 355 times, 74 MB) hashes each
+    once. A file that changed more recently is read every time."""
+    stat = os.stat(path)
+    key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    digest = _digests.get(key)
+    if digest is not None:
+        return digest
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
-    return h.hexdigest()
+    digest = h.hexdigest()
+    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED_NS:
+        if len(_digests) >= KEPT_DIGESTS:
+            _digests.clear()
+        _digests[key] = digest
+    return digest
 
 
 def inputs_key(files: Iterable[Path], options: object, roots: Mapping[str, Path] | None = None) -> str:

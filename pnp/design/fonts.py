@@ -25,6 +25,7 @@ fonts themselves are opened by :mod:`pnp.render.fonts`.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from dataclasses import dataclass, field
@@ -141,8 +142,11 @@ BUNDLED = FontSet()
 """The fonts of a game without ``[fonts]``."""
 
 
+@functools.cache
 def font_dir() -> Path:
-    """The folder holding the DejaVu TTF files (found without importing matplotlib)."""
+    """The folder holding the DejaVu TTF files (found without importing matplotlib; looked up
+    once a process: every stage of every game names the fonts among its inputs). Raises
+    PnpError (``font.file``) when matplotlib, which ships them, is not installed."""
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or not spec.submodule_search_locations:
         raise PnpError("the DejaVu fonts are missing", hint="reinstall pnp: pip install --force-reinstall pnp",
