@@ -26,6 +26,12 @@ def process_context():
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
+def can_fork() -> bool:
+    """Whether worker processes start by forking this one (:func:`process_context`), so that
+    they inherit what it has loaded."""
+    return process_context().get_start_method() == "fork"
+
+
 def map_ordered(fn: Callable[[T], R], items: Iterable[T], workers: int | None = None, *,
                 min_items: int = 2, chunksize: int = 1, initializer: Callable | None = None,
                 initargs: tuple = (), step=None) -> list[R]:

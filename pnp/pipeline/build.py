@@ -14,27 +14,28 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from ..core import progress
 from ..core.errors import PnpError
 from ..core.findings import merge, sort_key, supersede
-from ..core.parallel import default_workers, map_ordered
+from ..core.parallel import can_fork, default_workers, map_ordered
 from ..model.game import Game
 from ..model.games import BOARDS_FILE, RULEBOOK_FILE, GameSource
 from ..model.load import LoadOptions
 from ..outputs import OUTPUTS
 from ..outputs.base import BuildResult, BuildSettings, OutputJob, Stage
 from ..render.preflight import refused_art
-from ..validate.check import check_game_full, data_checks, load_for_check
+from ..validate.check import CheckResult, check_game_full, data_checks, load_for_check
 from .cache import BuildRecord
 from .fresh import before_run, remember
 from .language import localize, mark
 from .report import GameReport
 from .schedule import longest_first, remember_timings, timing_key
 from .changes import reprint_plan
-from .stages import render_stages, save_caches, stage_failure, write_failure, write_stages
+from .stages import GameStages, render_games, render_stages, save_caches, stage_failure, write_failure, write_stages
 from .versions import (current_snapshot, diff as compare, resolve_since, save_last, sheet_positions,
                        snapshot_document)
 
@@ -69,11 +70,45 @@ def run_game(job: BuildJob) -> GameReport:
     """Check one game and render every part of it, then, for a build, write what the verdict
     allows (see the module docstring). A forced run renders every part again, writes despite
     errors and lifts the copies cap."""
+    run = _prepare(job, beside=job.stage_workers > 1)
+    if isinstance(run, GameReport):
+        return run
+    rendered = render_stages(run.stages, run.record, dry=not job.write, reuse=run.reuse, workers=job.stage_workers,
+                             side=run.side, load=job.load, roots=job.source.roots)
+    return _finish(run, rendered)
+
+
+@dataclass
+class _GameRun:
+    """One game between loading and writing: what :func:`_prepare` worked out for
+    :func:`_finish`. ``beside``: the data checks are the side task ``checks`` (else they ran
+    while loading, into ``data``)."""
+
+    job: BuildJob
+    settings: BuildSettings
+    data: CheckResult
+    checked: Game
+    game: Game
+    report: GameReport
+    record: BuildRecord
+    stages: list[Stage]
+    side: dict[str, Callable[[], object]]
+    before: tuple | None
+    beside: bool
+
+    @property
+    def reuse(self) -> bool:
+        return self.job.reuse and not self.settings.force
+
+
+def _prepare(job: BuildJob, beside: bool) -> _GameRun | GameReport:
+    """Load ``job``'s game, with its data checks (``beside``: only loaded, the checks left to
+    the side task ``checks``), and work out its stages and side tasks; the finished report of a
+    game that did not load."""
     settings = job.settings
     load = replace(job.load, copies_cap=None) if settings.force else job.load
     progress.for_game(job.source.path.name)
     before = before_run(job.source) if job.write else None
-    beside = job.stage_workers > 1  # the data checks run beside the stages (render_stages)
     with progress.step("loading the data" if beside else "checking the data"):
         data = load_for_check(job.source, load) if beside else check_game_full(job.source, load, draft=settings.draft)
     game = data.game
@@ -94,19 +129,26 @@ def run_game(job: BuildJob) -> GameReport:
         settings = _with_reprint(settings, game, job.source, out_dir, load, data.findings)
     stages = game_stages(OutputJob(game, job.source, out_dir, settings))
     full = job.write and _full_cards(settings)
-    side = {"snapshot": lambda: _snapshot_beside(game, job.source, settings)} if full else {}
+    side = {"snapshot": partial(_snapshot_beside, game, job.source, settings)} if full else {}
     if beside:
-        side["checks"] = lambda: _checks_of(checked, job.source, settings.draft)
-    rendered = render_stages(stages, record, dry=not job.write, reuse=job.reuse and not settings.force,
-                             workers=job.stage_workers, side=side, load=job.load, roots=job.source.roots)
-    if beside:
-        found = rendered.side.get("checks") or _checks_of(checked, job.source, settings.draft)
+        side["checks"] = partial(_checks_of, checked, job.source, settings.draft)
+    return _GameRun(job, settings, data, checked, game, report, record, stages, side, before, beside)
+
+
+def _finish(run: _GameRun, rendered) -> GameReport:
+    """The report of ``run`` once its stages are rendered (``rendered``), after writing, for a
+    build, what the verdict allows."""
+    job, settings, data, game, report, stages = run.job, run.settings, run.data, run.game, run.report, run.stages
+    progress.for_game(job.source.path.name)
+    if run.beside:
+        found = rendered.side.get("checks") or _checks_of(run.checked, job.source, settings.draft)
         if isinstance(found, BaseException):
             raise found
         findings, report.rules_checked, data.files = found
         data.findings[:0] = findings  # before what localizing and the reprint found, as when run first
     report.ran, report.kept = rendered.ran, rendered.kept
     report.failed = sorted(rendered.failed)
+    lang = settings.language
     files = data.files + _design_files(game, job.source) + ([f"{game.display_root}/i18n/{lang}.po"] if lang else [])
     report.findings = sorted(supersede(merge(data.findings + mark(rendered.findings, game))),
                              key=sort_key({f: i for i, f in enumerate(files)}))
@@ -120,16 +162,17 @@ def run_game(job: BuildJob) -> GameReport:
         elif errors and not settings.force:
             report.refused = "errors"
         else:
-            problems = write_stages(rendered, record)
+            problems = write_stages(rendered, run.record)
             parts = {stage.name: rendered.keys[stage.name] for stage in stages} if _full_cards(settings) else None
             if parts is not None and not rendered.failed & {"cards", "boards"}:
-                problems += keep_snapshot(game, job.source, out_dir, settings, parts, rendered.side.get("snapshot"))
+                problems += keep_snapshot(game, job.source, run.record.out_dir, settings, parts,
+                                          rendered.side.get("snapshot"))
             report.written = True
             report.findings += problems
             report.failed = sorted(rendered.failed)
             if settings.changed_since is None:  # a reprint depends on the earlier version too: no snapshot
-                remember(out_dir, job.source, settings, job.load, report, [p for s in stages for p in s.inputs],
-                         before, parts)
+                remember(run.record.out_dir, job.source, settings, job.load, report,
+                         [p for s in stages for p in s.inputs], run.before, parts)
     for result in report.ran.values():
         result.outputs = []  # the bytes are written or dropped; the report travels between processes
     save_caches()  # what the data checks parsed and their templates read, for the next run
@@ -160,7 +203,8 @@ def _full_cards(settings: BuildSettings) -> bool:
 def _checks_of(game: Game, source: GameSource, draft: bool) -> tuple[list, int, list[str]]:
     """The data checks of ``game`` (:func:`pnp.validate.check.data_checks`): its findings, the
     number of rules that ran and the files findings are ordered by."""
-    checked = data_checks(game, source, draft)
+    with progress.step("checking the data"):
+        checked = data_checks(game, source, draft)
     return checked.findings, checked.rules_checked, checked.files
 
 
@@ -209,14 +253,21 @@ def _design_files(game: Game, source: GameSource) -> list[str]:
 def run_jobs(jobs: list[BuildJob], workers: int | None = None,
              listener: Callable[[progress.Event], None] | None = None) -> list[GameReport]:
     """Run games side by side, one process per core (at most 2 by default), reports in the
-    order of ``jobs``. Falls back to this process when workers cannot start. ``listener``
-    receives every game's progress events (:mod:`pnp.core.progress`) in this process. A
-    single game renders its stages side by side instead (:attr:`BuildJob.stage_workers`). When
-    the games outnumber the processes they are started longest first, by their last run's
-    time (:mod:`pnp.pipeline.schedule`); what each writes is the same in any order."""
+    order of ``jobs``. ``listener`` receives every game's progress events
+    (:mod:`pnp.core.progress`) in this process. A single game renders its stages side by side
+    (:attr:`BuildJob.stage_workers`); several games are loaded here and every stage of every
+    game shares one queue (:func:`_run_together`). Where processes cannot be forked, the games
+    go to worker processes whole, the longest first by their last run's time
+    (:mod:`pnp.pipeline.schedule`), or run here when workers cannot start; what each game
+    writes is the same in any case and order."""
     cores = workers or default_workers()
     if len(jobs) == 1 and cores > 1:
         jobs = [replace(jobs[0], stage_workers=cores)]
+    if len(jobs) > 1 and cores > 1 and can_fork():
+        if listener is None:
+            return _run_together(jobs, cores)
+        with progress.relay(listener):
+            return _run_together(jobs, cores)
     keys = [timing_key(job.source.path, job.write) for job in jobs]
     order = longest_first(keys) if 1 < cores < len(jobs) else list(range(len(jobs)))
     queued = [jobs[i] for i in order]
@@ -230,6 +281,20 @@ def run_jobs(jobs: list[BuildJob], workers: int | None = None,
         reports[i] = report
     remember_timings({keys[i]: seconds for i, (_, seconds) in zip(order, timed) if _every_output(jobs[i].settings)})
     return reports
+
+
+def _run_together(jobs: list[BuildJob], workers: int) -> list[GameReport]:
+    """:func:`run_game` of every job, the games' stages and data checks rendered side by side
+    in ``workers`` processes as one queue (:func:`~pnp.pipeline.stages.render_games`): every
+    game is loaded here first (a few milliseconds each), so the forked workers inherit them,
+    and a short game no longer leaves a core idle while a long one finishes. Each game is
+    written here, in the order of ``jobs``, once all are rendered."""
+    runs = [_prepare(job, beside=True) for job in jobs]
+    todo = [run for run in runs if isinstance(run, _GameRun)]
+    rendered = iter(render_games([GameStages(run.job.source.path.name, run.stages, run.record, dry=not run.job.write,
+                                             reuse=run.reuse, side=run.side, load=run.job.load,
+                                             roots=run.job.source.roots) for run in todo], workers))
+    return [_finish(run, next(rendered)) if isinstance(run, _GameRun) else run for run in runs]
 
 
 def _timed_game(job: BuildJob) -> tuple[GameReport, float]:

@@ -10,7 +10,8 @@ run reports everything.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -59,6 +60,67 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     the bytes, are those of rendering them one after another. ``side``: work the caller needs
     later (name -> a function of nothing returning something picklable), done beside the
     stages when they render side by side (``Rendered.side``); otherwise left to the caller."""
+    out, to_render = _plan(stages, record, reuse, load, roots)
+    tasks = dict(side or {})
+    if workers > 1 and len(to_render) + len(tasks) > 1:
+        results, out.side = _render_side_by_side(to_render, dry, workers, tasks,
+                                                 lambda name: stage_key(record.out_dir, not dry, name))
+    else:
+        results = {stage.name: _render_one(stage, dry) for stage in to_render}
+    return _collect(out, stages, record, results)
+
+
+@dataclass
+class GameStages:
+    """One game's share of a run that renders several games' stages side by side
+    (:func:`render_games`): its name in progress events (``game``) and what
+    :func:`render_stages` takes."""
+
+    game: str
+    stages: list[Stage]
+    record: BuildRecord
+    dry: bool
+    reuse: bool
+    side: dict[str, Callable[[], object]] = field(default_factory=dict)
+    load: LoadOptions = LoadOptions()
+    roots: dict[str, Path] | None = None
+
+
+def render_games(games: list[GameStages], workers: int) -> list[Rendered]:
+    """:func:`render_stages` of several games at once, each game's side tasks done too
+    (``Rendered.side``): every stage and side task of every game is one task of one queue
+    (:func:`side_by_side`), so the processes share the work whatever the games' sizes, the
+    longest task first. A game's findings, files and bytes are those of rendering it alone."""
+    plans = [_plan(g.stages, g.record, g.reuse, g.load, g.roots) for g in games]
+    tasks: list[Task] = []
+    owners: list[tuple[int, str, bool]] = []  # (game, name, whether a stage)
+    for n, (g, (_, to_render)) in enumerate(zip(games, plans)):
+        for stage in to_render:
+            tasks.append(Task(partial(_for_game, g.game, _render_one, stage, g.dry),
+                              stage_key(g.record.out_dir, not g.dry, stage.name)))
+            owners.append((n, stage.name, True))
+        for name, fn in g.side.items():
+            tasks.append(Task(partial(_for_game, g.game, _side_one, fn), stage_key(g.record.out_dir, not g.dry, name)))
+            owners.append((n, name, False))
+    results: list[dict[str, tuple[BuildResult, bool]]] = [{} for _ in games]
+    for (n, name, is_stage), (value, _) in zip(owners, side_by_side(tasks, workers)):
+        if is_stage:
+            results[n][name] = value  # type: ignore[assignment]
+        else:
+            plans[n][0].side[name] = value
+    return [_collect(out, g.stages, g.record, done) for g, (out, _), done in zip(games, plans, results)]
+
+
+def _for_game(game: str, fn: Callable, *args) -> object:
+    """``fn(*args)``, its progress events told as ``game``'s."""
+    progress.for_game(game)
+    return fn(*args)
+
+
+def _plan(stages: list[Stage], record: BuildRecord, reuse: bool, load: LoadOptions,
+          roots: dict[str, Path] | None) -> tuple[Rendered, list[Stage]]:
+    """Each stage's record key (in the returned Rendered's ``keys``), the files of the stages
+    kept (``kept``: with ``reuse``, those whose record is still fresh) and the stages to render."""
     out = Rendered()
     to_render: list[Stage] = []
     reading = table_reading(load)
@@ -70,13 +132,14 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
             out.kept[stage.name] = files
         else:
             to_render.append(stage)
-    tasks = dict(side or {})
-    if workers > 1 and len(to_render) + len(tasks) > 1:
-        results, out.side = _render_side_by_side(to_render, dry, workers, tasks,
-                                                 lambda name: stage_key(record.out_dir, not dry, name))
-    else:
-        results = {stage.name: _render_one(stage, dry) for stage in to_render}
-    for stage in stages:  # findings in stage order, whichever finished first
+    return out, to_render
+
+
+def _collect(out: Rendered, stages: list[Stage], record: BuildRecord,
+             results: dict[str, tuple[BuildResult, bool]]) -> Rendered:
+    """``out`` with every stage's results (``results``: name -> result and whether it failed)
+    and findings, in stage order whichever finished first (a kept stage's as recorded)."""
+    for stage in stages:
         if stage.name in out.kept:
             out.findings += record.findings(stage.name) or []
             continue
@@ -116,18 +179,23 @@ def _render_one(stage: Stage, dry: bool) -> tuple[BuildResult, bool]:
         save_caches()  # what the stage parsed and its templates read, for the next run (in whichever process)
 
 
-_FORKED: tuple[list[Stage], bool, list[Callable[[], object]]] = ([], False, [])
-"""The stages a forked worker renders by index, whether dry, and the side tasks (set before
-the fork)."""
+@dataclass(frozen=True)
+class Task:
+    """One piece of work done side by side (:func:`side_by_side`): ``run`` takes nothing and
+    returns something picklable; ``timing`` is its key in the stage timings
+    (:func:`~pnp.pipeline.schedule.stage_key`), by which the longest is started first, and
+    under which this run's time is kept (None: neither)."""
+
+    run: Callable[[], object]
+    timing: str | None = None
 
 
-def _render_forked(index: int) -> tuple[tuple[BuildResult, bool], float]:
-    stages, dry, _ = _FORKED
-    return _timed(_render_one, stages[index], dry)
+_FORKED: list[Task] = []
+"""The tasks a forked worker does by index (set before the fork)."""
 
 
-def _side_forked(index: int) -> tuple[object, float]:
-    return _timed(_side_one, _FORKED[2][index])
+def _forked(index: int) -> tuple[object, float]:
+    return _timed(_FORKED[index].run)
 
 
 def _timed(fn: Callable, *args) -> tuple[object, float]:
@@ -150,57 +218,72 @@ def _side_one(task: Callable[[], object]) -> object:
 def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dict[str, Callable[[], object]],
                          timing_key: Callable[[str], str] | None = None
                          ) -> tuple[dict[str, tuple[BuildResult, bool]], dict[str, object]]:
-    """Every stage rendered and every side task done: the card sheets (the largest,
-    :data:`FIRST`) in this process, the rest shared with ``workers - 1`` forked processes,
-    which inherit the loaded game (nothing is read or pickled but the results). Each worker is
-    handed the next item of the queue when it is done with one (a thread here feeds it);
-    once the card sheets are done, this process takes items from the queue's other end, so
-    neither side waits while the other still has work. The queue holds the longest first, by
-    each item's time in the last run (``timing_key(name)``, :mod:`pnp.pipeline.schedule`;
-    what was never timed first, in stage order), so that the workers start on the long ones
-    and this process finishes with the short ones. Where processes cannot be forked (macOS
-    and Windows start workers afresh, a sandbox forbids it) everything is done here, one after
-    another."""
+    """Every stage of one game rendered and every side task done (:func:`side_by_side`): the
+    card sheets (the largest, :data:`FIRST`) in this process, the rest shared with ``workers -
+    1`` forked processes, which inherit the loaded game (nothing is read or pickled but the
+    results), the longest first by each one's time in the last run (``timing_key(name)``; what
+    was never timed first, in stage order). Returns each stage's result and whether it failed,
+    and what each side task returned (or raised)."""
+    here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
+    names = [s.name for s in stages] + list(side)
+    tasks = [Task(partial(_render_one, s, dry)) for s in stages] + [Task(partial(_side_one, fn)) for fn in side.values()]
+    if timing_key is not None:
+        tasks = [replace(task, timing=timing_key(name)) for task, name in zip(tasks, names)]
+    values = side_by_side(tasks, workers, first=stages.index(here) if here is not None else None)
+    done = dict(zip(names, (value for value, _ in values)))
+    return {s.name: done[s.name] for s in stages}, {name: done[name] for name in side}
+
+
+def side_by_side(tasks: list[Task], workers: int, first: int | None = None) -> list[tuple[object, float]]:
+    """Every task done, ``workers - 1`` forked processes beside this one, and what each returned
+    with how long it took (s), in the order of ``tasks`` whichever process did it.
+
+    This process starts on ``tasks[first]`` (default: the one expected to take longest). The
+    rest wait in a queue, the longest first by their last time (:data:`STAGES_FILE`; what was
+    never timed first, in the given order); each worker is handed the queue's next task when
+    it is done with one (a thread here feeds it), and this process, once its first task is
+    done, takes tasks from the queue's other end, so neither side waits while the other still
+    has work. The workers inherit everything loaded before the call (nothing is read or
+    pickled but the results). The times are kept for the next run's order. Where processes
+    cannot be forked (macOS and Windows start workers afresh, a sandbox forbids it)
+    everything is done here, one after another. An exception a task raises is raised here."""
     import threading
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures import wait as wait_for
     from concurrent.futures.process import BrokenProcessPool
 
-    here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
-    items = [("stage", i) for i, s in enumerate(stages) if s is not here] + [("side", i) for i in range(len(side))]
-    names, tasks = list(side), list(side.values())
+    global _FORKED
+    order = list(range(len(tasks)))
+    timed = [i for i in order if tasks[i].timing is not None]
+    if timed:
+        ranked = iter(timed[j] for j in longest_first([tasks[i].timing for i in timed], STAGES_FILE))
+        order = [next(ranked) if tasks[i].timing is not None else i for i in order]
+    if first is None and order:
+        first = order[0]
+    items = [i for i in order if i != first]
+    values: dict[int, tuple[object, float]] = {}
 
-    def name_of(item: tuple[str, int]) -> str:
-        return stages[item[1]].name if item[0] == "stage" else names[item[1]]
-
-    if timing_key is not None:
-        items = [items[i] for i in longest_first([timing_key(name_of(item)) for item in items], STAGES_FILE)]
-
-    def all_here():
-        return ({stage.name: _render_one(stage, dry) for stage in stages},
-                {name: _side_one(task) for name, task in side.items()})
-
-    def do_here(item: tuple[str, int]) -> tuple[object, float]:
-        kind, i = item
-        return _timed(_render_one, stages[i], dry) if kind == "stage" else _timed(_side_one, tasks[i])
+    def do_here(i: int) -> None:
+        values[i] = _timed(tasks[i].run)
 
     context = process_context()
-    if context.get_start_method() != "fork":
-        return all_here()
-    global _FORKED
-    _FORKED = (stages, dry, tasks)
+    if workers < 2 or len(tasks) < 2 or context.get_start_method() != "fork":
+        for i in range(len(tasks)):
+            do_here(i)
+        return _kept(tasks, [values[i] for i in range(len(tasks))])
+    _FORKED = tasks
     queue, lock, futures = deque(items), threading.Lock(), {}
 
     def submit_next():
-        """Hand the queue's next item to a worker; its future, or None when none is left (an
-        item that cannot be handed over is done here afterwards)."""
+        """Hand the queue's next task to a worker; its future, or None when none is left (a
+        task that cannot be handed over is done here afterwards)."""
         with lock:
             if not queue:
                 return None
-            item = queue.popleft()
+            i = queue.popleft()
         try:
-            future = futures[item] = pool.submit(_render_forked if item[0] == "stage" else _side_forked, item[1])
+            future = futures[i] = pool.submit(_forked, i)
         except (OSError, RuntimeError, BrokenProcessPool):
             return None
         return future
@@ -212,45 +295,43 @@ def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dic
 
     try:
         pool = ProcessPoolExecutor(workers - 1, mp_context=context)
-        first = [submit_next() for _ in range(workers - 1)]  # the workers fork here, in this thread
+        started = [submit_next() for _ in range(workers - 1)]  # the workers fork here, in this thread
     except OSError:
-        _FORKED = ([], False, [])
-        return all_here()
-    feeders = [threading.Thread(target=feed, args=(future,), daemon=True) for future in first if future is not None]
+        _FORKED = []
+        for i in range(len(tasks)):
+            do_here(i)
+        return _kept(tasks, [values[i] for i in range(len(tasks))])
+    feeders = [threading.Thread(target=feed, args=(future,), daemon=True) for future in started if future is not None]
     for thread in feeders:
         thread.start()
     try:
-        results = {here.name: _render_one(here, dry)} if here is not None else {}
-        mine = {}
-        while True:  # the card sheets are done: take the queue's last items until none is left
+        if first is not None:
+            do_here(first)
+        while True:  # this process's first task is done: take the queue's last ones until none is left
             with lock:
                 if not queue:
                     break
-                item = queue.pop()
-            mine[item] = do_here(item)
+                i = queue.pop()
+            do_here(i)
         for thread in feeders:
             thread.join()
-        done: dict[str, object] = {}
-        seconds: dict[str, float] = {}
-        for item in items:
-            if item in mine:
-                value, took = mine[item]
-            else:
+        for i in items:
+            if i not in values:
                 try:
-                    value, took = futures[item].result()
+                    values[i] = futures[i].result()
                 except (KeyError, OSError, BrokenProcessPool):  # not handed over, or the worker died
-                    value, took = do_here(item)
-            if item[0] == "stage":
-                results[stages[item[1]].name] = value
-            else:
-                done[names[item[1]]] = value
-            seconds[name_of(item)] = took
+                    do_here(i)
     finally:
         pool.shutdown(cancel_futures=True)
-        _FORKED = ([], False, [])
-    if timing_key is not None:
-        remember_timings({timing_key(name): took for name, took in seconds.items()}, STAGES_FILE)
-    return results, done
+        _FORKED = []
+    return _kept(tasks, [values[i] for i in range(len(tasks))])
+
+
+def _kept(tasks: list[Task], values: list[tuple[object, float]]) -> list[tuple[object, float]]:
+    """``values``, after keeping each timed task's time for the next run's order."""
+    remember_timings({task.timing: took for task, (_, took) in zip(tasks, values) if task.timing is not None},
+                     STAGES_FILE)
+    return values
 
 
 FIRST = {"cards": 0, "cards-only": 0, "cards-changed": 0}

@@ -72,6 +72,7 @@ def test_run_jobs_starts_the_longest_game_first_and_reports_in_job_order(cache, 
         return real(fn, items, 1, **kw)  # one after another here: the order is what is tested
 
     monkeypatch.setattr(build, "map_ordered", spy)
+    monkeypatch.setattr(build, "can_fork", lambda: False)  # whole games go to workers only where none forks
     reports = run_jobs(jobs, workers=2)
     assert queued == ["two", "three", "one"]
     assert [r.display for r in reports] == ["one", "two", "three"]

@@ -84,7 +84,9 @@ def test_a_snapshot_made_beside_the_stages_is_the_one_made_after_them(tiny, tmp_
         (tmp_path / "two" / "tiny" / ".pnp-pieces.json").read_bytes()
 
 
-def test_only_a_single_game_renders_its_stages_side_by_side(tiny, tmp_path, monkeypatch):
+def test_a_single_game_renders_its_stages_side_by_side_and_several_share_one_queue(tiny, tmp_path, monkeypatch):
+    from pnp.pipeline import build
+
     got = []
     monkeypatch.setattr("pnp.pipeline.build.run_game", lambda j: got.append(j.stage_workers) or None)
     run_jobs([job(tiny, tmp_path / "a", 1)], workers=2)
@@ -92,9 +94,88 @@ def test_only_a_single_game_renders_its_stages_side_by_side(tiny, tmp_path, monk
     assert got == [2, 1]
     got.clear()
     two = [job(tiny, tmp_path / "c", 1), replace(job(tiny, tmp_path / "d", 1))]
+    together = []
+    monkeypatch.setattr(build, "_run_together", lambda jobs, workers: together.append((len(jobs), workers)) or [])
+    run_jobs(two, workers=2)
+    assert together == [(2, 2)] and got == []
+    # where workers cannot fork, whole games go to the workers, each rendering its own stages
+    monkeypatch.setattr(build, "can_fork", lambda: False)
     monkeypatch.setattr("pnp.pipeline.build.map_ordered", lambda fn, items, workers, **kw: [fn(i) for i in items])
     run_jobs(two, workers=2)
-    assert got == [1, 1]
+    assert got == [1, 1] and together == [(2, 2)]
+
+
+def test_several_games_write_and_report_what_each_built_alone_does(tiny, tmp_path):
+    import shutil
+
+    prepare(tiny)
+    other = tmp_path / "other"
+    shutil.copytree(tiny, other)
+    (other / "cards.csv").write_text((other / "cards.csv").read_text(encoding="utf-8").replace("Leaf", "Lief"),
+                                     encoding="utf-8")
+    (other / "game.toml").write_text((other / "game.toml").read_text(encoding="utf-8")
+                                     .replace('id = "tiny"', 'id = "other"'), encoding="utf-8")
+
+    def jobs(out: Path) -> list[BuildJob]:
+        return [BuildJob(GameSource(g, g.name, g / "templates", f"{g.name}/templates"), out,
+                         BuildSettings(SheetOptions()), LoadOptions()) for g in (tiny, other)]
+
+    alone = [run_game(j) for j in jobs(tmp_path / "alone")]
+    together = run_jobs(jobs(tmp_path / "together"), workers=2)
+    assert [r.display for r in together] == ["tiny", "other"] and all(r.written for r in together)
+    for a, b in zip(alone, together):
+        assert a.findings == b.findings and a.rules_checked == b.rules_checked
+        assert sorted(a.ran) == sorted(b.ran) and len(a.ran) >= 3
+    for game in ("tiny", "other"):
+        a, b = written(tmp_path / "alone" / game), written(tmp_path / "together" / game)
+        assert sorted(a) == sorted(b) and all(a[n] == b[n] for n in a), game
+    assert written(tmp_path / "together" / "tiny")["tiny-cards.pdf"] != \
+        written(tmp_path / "together" / "other")["other-cards.pdf"]
+
+
+def test_the_stages_of_several_games_are_shared_between_the_processes(tiny, tmp_path, monkeypatch):
+    import os
+    import shutil
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    games = []
+    for name in ("one", "two", "three"):
+        shutil.copytree(tiny, tmp_path / name)
+        games.append(tmp_path / name)
+    jobs = [BuildJob(GameSource(g, g.name, g / "templates", f"{g.name}/templates"), tmp_path / "out" / g.name,
+                     BuildSettings(SheetOptions()), LoadOptions()) for g in games]  # one game id: folders apart
+    where: dict[tuple[str, str], int] = {}
+    real = stages._render_one
+
+    def spy(stage, dry):
+        result, failed = real(stage, dry)
+        result.notes = result.notes + [f"pid {os.getpid()}"]
+        return result, failed
+
+    monkeypatch.setattr(stages, "_render_one", spy)
+    reports = run_jobs(jobs, workers=2)
+    for report in reports:
+        for name, result in report.ran.items():
+            where[report.display, name] = int(result.notes[-1].split()[1])
+    assert len(where) >= 9 and all(r.written and r.rules_checked > 0 for r in reports)
+    assert len(set(where.values())) == 2  # this process and the forked worker each rendered some
+    timed = json.loads((tmp_path / "cache" / "timings" / "stages.json").read_text())
+    for g in games:  # every game's stages timed, under its output folder, for the next run's order
+        assert any(key.endswith(" cards") and str((tmp_path / "out" / g.name / "tiny").resolve()) in key for key in timed)
+
+
+def test_a_game_that_does_not_load_leaves_the_others_to_build(tiny, tmp_path):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny, broken)
+    (broken / "game.toml").write_text("[game\n", encoding="utf-8")
+    jobs = [BuildJob(GameSource(g, g.name, g / "templates", f"{g.name}/templates"), tmp_path / "out",
+                     BuildSettings(SheetOptions()), LoadOptions()) for g in (broken, tiny)]
+    reports = run_jobs(jobs, workers=2)
+    assert [r.display for r in reports] == ["broken", "tiny"]
+    assert not reports[0].loaded and any(f.severity == "error" for f in reports[0].findings)
+    assert reports[1].written and (tmp_path / "out" / "tiny" / "tiny-cards.pdf").is_file()
 
 
 def test_what_no_worker_has_started_is_taken_back_when_the_card_sheets_are_done():
