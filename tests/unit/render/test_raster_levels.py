@@ -72,3 +72,62 @@ def test_print_rasters_at_the_export_level_keep_the_pixels_and_the_resolution():
     assert a.size == b.size == (834, 500) and a.mode == b.mode == "RGB"
     assert a.tobytes() == b.tobytes()
     assert a.info["dpi"] == b.info["dpi"] and round(a.info["dpi"][0]) == 300  # 834 px over 200 pt
+
+
+def _rows_filters(png: bytes) -> set[int]:
+    """The filter type of every row of an 8-bit RGB PNG."""
+    import zlib
+
+    from pnp.render.raster import unfiltered_rows
+
+    image = Image.open(io.BytesIO(png))
+    width, height = image.size
+    data, at = b"", 8
+    while at < len(png):
+        length = int.from_bytes(png[at:at + 4], "big")
+        if png[at + 4:at + 8] == b"IDAT":
+            data += png[at + 8:at + 8 + length]
+        at += 12 + length
+    rows = zlib.decompress(data)
+    stride = width * 3 + 1
+    assert unfiltered_rows(png) is None or set(rows[::stride]) == {0}
+    return set(rows[::stride][:height])
+
+
+def _pillow(image, level: int, dpi: float) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=level)
+    return out.getvalue()
+
+
+def test_drawn_pages_are_stored_unfiltered_about_pillows_size_and_with_the_same_pixels():
+    from pnp.render.raster import png_bytes
+
+    image = Image.open(io.BytesIO(pdf_to_png(_page(), px=(834, 500), compress_level=EXPORT_COMPRESSION)))
+    image.load()
+    plain = png_bytes(image.convert("RGB"), EXPORT_COMPRESSION, dpi=300)
+    pillow = _pillow(image.convert("RGB"), EXPORT_COMPRESSION, 300)
+    assert _rows_filters(plain) == {0} and _rows_filters(pillow) != {0}
+    assert len(plain) < 1.2 * len(pillow)  # a page this empty: a little larger; real cards: smaller
+    a, b = Image.open(io.BytesIO(plain)), Image.open(io.BytesIO(pillow))
+    assert a.mode == b.mode == "RGB" and a.tobytes() == b.tobytes() and a.info["dpi"] == b.info["dpi"]
+
+
+def test_a_gradient_keeps_the_row_filters_which_take_it_to_a_fraction():
+    from pnp.render.raster import FILTERED_ABOVE, png_bytes
+
+    image = Image.new("RGB", (600, 400))
+    image.putdata([(x * 255 // 599, y * 255 // 399, (x + y) % 256) for y in range(400) for x in range(600)])
+    chosen = png_bytes(image, EXPORT_COMPRESSION, dpi=150)
+    assert chosen == _pillow(image, EXPORT_COMPRESSION, 150)  # the filtered file, as Pillow writes it
+    assert len(chosen) <= FILTERED_ABOVE * 600 * 400
+    assert Image.open(io.BytesIO(chosen)).tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "L"])
+def test_other_modes_keep_their_pixels(mode):
+    from pnp.render.raster import png_bytes
+
+    image = Image.new(mode, (40, 30), (10, 20, 30, 128) if mode == "RGBA" else 77)
+    got = Image.open(io.BytesIO(png_bytes(image)))
+    assert got.mode == mode and got.tobytes() == image.tobytes()
