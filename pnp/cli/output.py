@@ -79,6 +79,7 @@ def progress_bars(quiet: bool = False):
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as bars:
         tasks: dict[str, int] = {}
+        steps: dict[str, str] = {}
 
         def listener(event) -> None:
             description = f"[bold]{escape(event.game)}[/bold] {escape(event.step)}"
@@ -86,7 +87,11 @@ def progress_bars(quiet: bool = False):
             if task is None:
                 tasks[event.game] = bars.add_task(description, total=event.total or None, completed=event.done)
             else:
-                bars.update(task, description=description, total=event.total or None, completed=event.done)
+                # a step begun is drawn at once: the parts of several games share the processes,
+                # so a game's short step may begin and end between two of the bars' refreshes
+                bars.update(task, description=description, total=event.total or None, completed=event.done,
+                            refresh=steps.get(event.game) != event.step)
+            steps[event.game] = event.step
 
         yield listener
 
