@@ -41,17 +41,23 @@ class ArtCanvas(Canvas):
     def __init__(self, *args, image_dpi: int | None = PRINT_DPI, **kwargs):
         super().__init__(*args, **kwargs)
         self.image_dpi = image_dpi
-        self._art: dict[int, list] = {}
-        """id(art) -> [art, form name, pixel size to embed], in order of first placement."""
+        self.art_part: int | None = None
+        """Which part of the file the art placed now belongs to (a page of a
+        :class:`~pnp.outputs.export.pages.PageBook`): each picture is then sized for its
+        largest placement within that part alone, as a file of that part alone would size it.
+        None: the whole file is one part."""
+        self._art: dict[tuple[int | None, int], list] = {}
+        """(scope, id(art)) -> [art, form name, pixel size to embed], in order of first placement."""
 
     def draw_art(self, art: RasterArt, x: float, y: float, width: float, height: float) -> None:
         """Place ``art`` with its lower-left corner at (x, y), ``width`` x ``height`` pt."""
         self.art_placed(art)
         px = embed_pixels(art.size, (width, height), self.image_dpi)
         art.version(px)  # made now, while this placement's pixels are at hand
-        entry = self._art.get(id(art))
+        key = (self.art_part, id(art))
+        entry = self._art.get(key)
         if entry is None:
-            entry = self._art[id(art)] = [art, f"pnpa{len(self._art)}", px]
+            entry = self._art[key] = [art, f"pnpa{len(self._art)}", px]
         elif px[0] * px[1] > entry[2][0] * entry[2][1]:
             entry[2] = px
         self.saveState()
@@ -89,9 +95,15 @@ class ArtCanvas(Canvas):
         if getattr(self._filename, "discards", False):
             self._art = {}
             return
+        images: dict[tuple[int, tuple[int, int]], str] = {}  # one image of each picture at each pixel size
         for art, name, px in self._art.values():
             self.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-            self.embed_image(art.version(px), f"{name}.image")
+            image = images.get((id(art), px))
+            if image is None:
+                image = images[(id(art), px)] = f"{name}.image"
+                self.embed_image(art.version(px), image)
+            else:
+                self.doForm(image)
             self.endForm()
         self._art = {}
         super().save()

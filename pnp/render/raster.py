@@ -32,23 +32,33 @@ def pdf_to_png(pdf: bytes, *, px: tuple[int, int] | None = None, dpi: float | No
             raise ValueError("give px or dpi")
         return _at_dpi(pdf, dpi, page_index, transparent, compress_level, unfiltered)
     import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
 
     doc = pdfium.PdfDocument(pdf)
     try:
-        page = doc[page_index]
+        return _page_at_px(doc, page_index, px, encode, compress_level)
+    finally:
+        doc.close()
+
+
+def _page_at_px(doc, page_index: int, px: tuple[int, int], encode: bool, compress_level: int) -> bytes:
+    """Page ``page_index`` of the open pdfium document ``doc`` scaled to fill ``px`` = (width,
+    height) pixels on white: a PNG recording the page's px/in (``encode``), else the raw RGB
+    bytes (:func:`pdf_to_png`)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    from PIL import Image
+
+    page = doc[page_index]
+    try:
         w, h = px
         bitmap = pdfium.PdfBitmap.new_native(w, h, raw.FPDFBitmap_BGR, rev_byteorder=True)
         bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
         raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
-        from PIL import Image
-
         # frombytes copies the pixels out of the bitmap, which is freed with it
         image = Image.frombytes("RGB", (w, h), bitmap.buffer, "raw", "RGB", bitmap.stride)
         resolution = round(w / (page.get_width() / 72.0), 3)
-        page.close()
     finally:
-        doc.close()
+        page.close()
     if not encode:
         return image.tobytes()
     return png_bytes(image, compress_level, dpi=resolution)
@@ -254,6 +264,57 @@ def unfiltered_png(pixels, width: int, height: int, *, alpha: bool = False, stri
         parts.append(deflate.compress(view[y * stride:y * stride + row]))
     parts.append(deflate.flush())
     return _png_file(width, height, b"".join(parts), alpha, dpi)
+
+
+def _pages_job(job: tuple[bytes, list[tuple[int, tuple[int, int]]], bool, int]) -> list[bytes]:
+    import pypdfium2 as pdfium
+
+    pdf, pages, encode, level = job
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [_page_at_px(doc, index, px, encode, level) for index, px in pages]
+    finally:
+        doc.close()
+
+
+def rasterise_pages(pdf: bytes, pages: list[tuple[int, tuple[int, int]]], workers: int, encode: bool = True,
+                    label: str = "rasterising", compress_level: int = EXPORT_COMPRESSION) -> list[bytes]:
+    """Pages of one PDF, each (page index, (width, height) px), rendered as :func:`pdf_to_png`
+    renders one (PNGs at ``compress_level``, or raw RGB without ``encode``), in order. The
+    document is opened once per run of pages: the pages are cut into runs, a few per worker,
+    rendered in ``workers`` processes when there are at least POOL_MIN_JOBS pages and two per
+    worker, else here. The bytes are the same either way. Progress is the step ``label``, one
+    unit per page."""
+    if not pages:
+        return []
+    workers = max(1, workers)
+    pooled = len(pages) >= max(POOL_MIN_JOBS, 2 * workers) and workers > 1
+    runs = workers * 4 if pooled else 1
+    size = -(-len(pages) // runs)
+    jobs = [(pdf, pages[i:i + size], encode, compress_level) for i in range(0, len(pages), size)]
+    with step(label, len(pages)) as done:
+        parts = map_ordered(_pages_job, jobs, workers if pooled else 1, step=_RunSteps(done, [len(j[1]) for j in jobs]))
+    return [image for part in parts for image in part]
+
+
+class _RunSteps:
+    """A progress step advanced a run of pages at a time, as :func:`map_ordered` advances its
+    step once a result (and sets ``done`` to 0 when it starts again in this process)."""
+
+    def __init__(self, progress, sizes: list[int]):
+        self._progress, self._sizes, self._next = progress, sizes, 0
+
+    def advance(self) -> None:
+        self._progress.advance(self._sizes[self._next])
+        self._next += 1
+
+    @property
+    def done(self) -> int:
+        return self._progress.done
+
+    @done.setter
+    def done(self, value: int) -> None:
+        self._progress.done, self._next = value, 0
 
 
 POOL_MIN_JOBS = 12

@@ -171,7 +171,8 @@ def test_a_turned_board_page_has_the_products_trim_box_inside_the_template(tmp_p
     from pnp.design.layouts import board_layouts
     from pnp.model.pieces import board_pieces
     from pnp.outputs.export.job import ExportJob
-    from pnp.outputs.export.writers.pieces import piece_pdf
+    from pnp.outputs.export.pages import book_of
+    from pnp.outputs.export.writers.pieces import piece_page
     from pnp.render.renderer import Renderer
 
     game_dir, source = tiny_with_boards(tmp_path / "tiny")
@@ -183,9 +184,9 @@ def test_a_turned_board_page_has_the_products_trim_box_inside_the_template(tmp_p
     assert (fit.product.name, fit.turned, fit.px) == ("Domino Board", True, (2475, 1275))
     renderer = Renderer(board_layouts(game, source), game.path)
     job = ExportJob(game, renderer.layouts, p, tmp_path / "out", renderer, None)
-    pdf, px = piece_pdf(renderer, bp.piece, wide, fit, job, "t")
-    assert px == (2475, 1275)
-    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    index, _, px = piece_page(book_of(job), renderer, bp.piece, wide, fit, job)
+    assert px == (2475, 1275) and index == 0
+    page = PdfReader(io.BytesIO(book_of(job).pdf())).pages[index]
     to_in = [float(v) / 72 for v in page.trimbox]
     assert to_in == pytest.approx([0.125, 0.125, 8.125, 4.125], abs=1e-4)
     assert [float(v) / 72 for v in page.mediabox] == pytest.approx([0, 0, 8.25, 4.25], abs=1e-4)

@@ -37,6 +37,9 @@ class ExportJob:
     outputs: list[tuple[Path, bytes]] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    pages: Any = None
+    """The export's drawings, a page each of one PDF (:class:`~.pages.PageBook`, made by
+    :func:`~.pages.book_of` when first needed)."""
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Lower-case file name -> (file name, sha256 of its content), to tell a clash from the
     same file."""

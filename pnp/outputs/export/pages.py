@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ...core.units import Size, to_mm
 from ...design.names import drawing_key
@@ -75,8 +77,10 @@ def print_canvas(target, page: Size, title: str, profile: Profile, converter: In
                       image_dpi=profile.image_dpi)
 
 
-def draw_page(c, renderer: Renderer, piece: Piece, geom: CardPage, converter: InkConverter | None) -> None:
-    """One card on the current page: MediaBox = BleedBox = trim + bleed, TrimBox centred."""
+def draw_page(c, renderer: Renderer, piece: Piece, geom: CardPage, converter: InkConverter | None,
+              end: bool = True) -> None:
+    """One card on the current page: MediaBox = BleedBox = trim + bleed, TrimBox centred; the
+    page ended unless ``end`` is False."""
     llx, lly, urx, ury = geom.trim_box
     c.setPageSize((geom.page.width, geom.page.height))
     c.setBleedBox((0, 0, geom.page.width, geom.page.height))
@@ -85,27 +89,75 @@ def draw_page(c, renderer: Renderer, piece: Piece, geom: CardPage, converter: In
         converter.piece = piece
     renderer.draw(c, piece, (llx, lly, geom.trim.width, geom.trim.height),
                   (llx, lly, geom.page.width - urx, geom.page.height - ury))
-    c.showPage()
+    if end:
+        c.showPage()
 
 
-def card_pdf(renderer: Renderer, piece: Piece, geom: CardPage, profile: Profile, title: str,
-             converter: InkConverter | None = None) -> bytes:
-    """A one-page PDF of ``piece`` on ``geom`` (the drawing every raster is rendered from)."""
-    buf = io.BytesIO()
-    c = print_canvas(buf, geom.page, title, profile, converter)
-    draw_page(c, renderer, piece, geom, converter)
-    c.save()
-    return buf.getvalue()
+XOBJECT = re.compile(r"/(\S+) Do")
+"""A form or image drawn in a page's content (a placed picture's form among them,
+:class:`~pnp.render.embed.ArtCanvas`)."""
+
+
+class PageBook:
+    """The drawings of one export, each a page of one PDF (:func:`print_canvas`): the fonts
+    and art they share are embedded once and the file is saved once, then measured and
+    rasterised page by page (:func:`~pnp.render.raster.rasterise_pages`). Each page's art is
+    sized for that page alone (:attr:`~pnp.render.embed.ArtCanvas.art_part`), so it renders
+    to the pixels a one-page file of it would."""
+
+    def __init__(self, profile: Profile, title: str, converter: InkConverter | None):
+        self._buf = io.BytesIO()
+        self.canvas = print_canvas(self._buf, Size(612, 792), title, profile, converter)
+        self.pages = 0
+        self._pdf: bytes | None = None
+        self._pictures: dict[int, int] = {}  # id(art) -> its number in this book
+
+    def add(self, draw: Callable[[Any], None]) -> tuple[int, str]:
+        """Draw one page: ``draw(canvas)`` sets its size and boxes and draws it; the page is
+        then ended here. Returns its index and the SHA-256 of its drawing (its content, with
+        each picture named by the picture rather than by its form, its size, rotation and
+        boxes): two pages with one digest look the same. Raises RuntimeError once the book is
+        saved."""
+        if self._pdf is not None:
+            raise RuntimeError("the pages are saved: no page can be added")
+        c = self.canvas
+        c.art_part = self.pages
+        draw(c)
+        pictures = {c._doc.getXObjectName(name): f"picture{self._pictures.setdefault(id(art), len(self._pictures))}"
+                    for (part, _), (art, name, _) in c._art.items() if part == self.pages}
+        content = XOBJECT.sub(lambda m: f"/{pictures.get(m.group(1), m.group(1))} Do", "\n".join(c._code))
+        boxes = [(box, getattr(c, f"_{box}Box", None)) for box in ("crop", "art", "bleed", "trim")]
+        digest = hashlib.sha256(repr((c._pagesize, c._pageRotation, boxes)).encode())
+        digest.update(content.encode("utf-8", "surrogatepass"))
+        c.showPage()
+        self.pages += 1
+        return self.pages - 1, digest.hexdigest()
+
+    def pdf(self) -> bytes:
+        """The PDF of every page added (saved the first time it is asked for)."""
+        if self._pdf is None:
+            self.canvas.save()
+            self._pdf = self._buf.getvalue()
+            self._buf = io.BytesIO()
+        return self._pdf
+
+
+def book_of(job: ExportJob) -> PageBook:
+    """The job's :class:`PageBook`, begun when first asked for."""
+    if job.pages is None:
+        job.pages = PageBook(job.profile, f"{job.game.title} ({job.profile.title})", job.converter)
+    return job.pages
 
 
 def distinct(job: ExportJob, comp: Component, deck: list[CardInstance], geom: CardPage, side: str):
-    """The distinct drawings of one side of a deck, in order: [(pdf, [instances])]. Pieces
-    whose drawing depends on the same values (copies of a card, cards sharing a plain back)
-    are drawn once; drawings that come out byte-identical are merged too. Faces of different
-    cards never merge; identical backs do."""
-    groups: dict[tuple[str, str], tuple[bytes, list[CardInstance]]] = {}
+    """The distinct drawings of one side of a deck, in order: [(page, [instances])], each
+    drawing a page of the job's :class:`PageBook` (:func:`book_of`). Pieces whose drawing
+    depends on the same values (copies of a card, cards sharing a plain back) are drawn once;
+    drawings that come out the same are merged too. Faces of different cards never merge;
+    identical backs do."""
+    groups: dict[tuple[str, str], tuple[int, list[CardInstance]]] = {}
     by_signature: dict[Any, tuple[str, str]] = {}
-    title = deck_title(job, comp)
+    book = book_of(job)
     for card in deck:
         piece = card.face if side == "face" else card.back
         owner = card_id(card.face) if side == "face" else ""
@@ -113,14 +165,15 @@ def distinct(job: ExportJob, comp: Component, deck: list[CardInstance], geom: Ca
         if signature is not None and (owner, signature) in by_signature:
             groups[by_signature[(owner, signature)]][1].append(card)
             continue
-        pdf = card_pdf(job.renderer, piece, geom, job.profile, title, job.converter)
-        key = (owner, hashlib.sha256(pdf).hexdigest())
+        page, digest = book.add(partial(draw_page, renderer=job.renderer, piece=piece, geom=geom,
+                                        converter=job.converter, end=False))
+        key = (owner, digest)
         if signature is not None:
             by_signature[(owner, signature)] = key
         if key in groups:
             groups[key][1].append(card)
         else:
-            groups[key] = (pdf, [card])
+            groups[key] = (page, [card])
     return list(groups.values())
 
 

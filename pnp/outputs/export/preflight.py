@@ -26,17 +26,18 @@ def row_places(pieces) -> Places:
 
 
 def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Profile,
-                       places: Places | None = None) -> list[Finding]:
+                       places: Places | None = None, pages: list[int] | None = None) -> list[Finding]:
     """Text glyphs closer than ``safe`` pt to the TrimBox edge (or outside it), measured on
     every page of ``pdf`` with pdfium's glyph boxes. ``labels[i]`` names the card on page i (its
-    :attr:`~pnp.model.pieces.Piece.card_key`): one finding per card, its copies are one
-    (docs/print-specs.md §8 check 21). A label in ``places`` is found at its place (file,
-    line), naming the piece and its component."""
+    :attr:`~pnp.model.pieces.Piece.card_key`; with ``pages``, on page ``pages[i]``, and other
+    pages are not measured): one finding per card, its copies are one (docs/print-specs.md §8
+    check 21). A label in ``places`` is found at its place (file, line), naming the piece and
+    its component."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     out: list[Finding] = []
-    if safe <= 0:
+    if safe <= 0 or not labels:
         return out
     doc = pdfium.PdfDocument(pdf)
     seen = set()
@@ -44,7 +45,7 @@ def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Prof
         for i, label in enumerate(labels):
             if label in seen:
                 continue
-            page = doc[i]
+            page = doc[i if pages is None else pages[i]]
             tl, tb, tr, tt = page.get_trimbox()
             text = page.get_textpage()
             worst = None
@@ -214,16 +215,9 @@ def rgb_refusal(files: list[tuple[str, list[tuple[int, str]], list[str]]], profi
                       "use in CMYK, and report the file", rule="export.color")
 
 
-def safe_zone_many(items: list[tuple[bytes, str]], profile: Profile, places: Places | None = None) -> list[Finding]:
-    """Safe-zone findings of many one-card PDFs, (pdf, card key) each; one finding per card,
-    at its place in ``places`` when it has one (:func:`safe_zone_findings`)."""
-    out: list[Finding] = []
-    seen: set[str] = set()
-    for pdf, key in items:
-        if key in seen:
-            continue
-        found = safe_zone_findings(pdf, [key], profile.safe_zone, profile, places)
-        if found:
-            seen.add(key)
-            out += found
-    return out
+def safe_zone_pages(pdf: bytes, items: list[tuple[int, str]], profile: Profile,
+                    places: Places | None = None) -> list[Finding]:
+    """Safe-zone findings of pages of one PDF, (page index, card key) each; one finding per
+    card, at its place in ``places`` when it has one (:func:`safe_zone_findings`)."""
+    return safe_zone_findings(pdf, [key for _, key in items], profile.safe_zone, profile, places,
+                              pages=[page for page, _ in items])

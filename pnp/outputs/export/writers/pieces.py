@@ -9,52 +9,53 @@ A piece no product takes is an ``export.no-product`` warning and is not drawn.
 
 from __future__ import annotations
 
-import hashlib
-import io
-
 from ....core.units import Size, to_mm
 from ....design.names import drawing_key
 from ....model.pieces import Piece, board_pieces, token_pieces, token_size_location
 from ....render.renderer import Renderer
 from ..job import ExportJob
 from ..manifest import Entry
-from ..pages import print_canvas
+from ..pages import PageBook, book_of
 from ..preflight import Places
 from ..products import TEMPLATE_DPI, Fit, match, no_product
 
-Pending = tuple[str, Entry, bytes, tuple[int, int], str]
-"""(file name, manifest entry, one-page PDF, raster size in px, card key for the safe zone)."""
+Pending = tuple[str, Entry, int, tuple[int, int], str]
+"""(file name, manifest entry, page of the job's :class:`~..pages.PageBook`, raster size in px,
+card key for the safe zone)."""
 
 
-def piece_pdf(renderer: Renderer, piece: Piece, size: Size, fit: Fit, job: ExportJob, title: str,
-              round_piece: bool = False) -> tuple[bytes, tuple[int, int]]:
-    """A one-page PDF of ``piece`` (trim ``size`` pt) on ``fit``'s product: the page is the
-    template (its 300 dpi pixel size), the TrimBox the product's trim, centred; returns the PDF
-    and the raster size at the profile's dpi."""
+def piece_page(book: PageBook, renderer: Renderer, piece: Piece, size: Size, fit: Fit, job: ExportJob,
+               round_piece: bool = False) -> tuple[int, str, tuple[int, int]]:
+    """``piece`` (trim ``size`` pt) drawn on ``fit``'s product as a page of ``book``: the page
+    is the template (its 300 dpi pixel size), the TrimBox the product's trim, centred; returns
+    the page, the digest of its drawing (:meth:`PageBook.add`) and the raster size at the
+    profile's dpi."""
     p = job.profile
     tw, th = fit.px
     page = Size(tw * 72.0 / TEMPLATE_DPI, th * 72.0 / TEMPLATE_DPI)
     trim = fit.trim
     px = (max(1, round(tw * p.dpi / TEMPLATE_DPI)), max(1, round(th * p.dpi / TEMPLATE_DPI)))
-    buf = io.BytesIO()
-    c = print_canvas(buf, page, title, p, None)
-    c.setPageSize((page.width, page.height))
-    c.setBleedBox((0, 0, page.width, page.height))
-    x0, y0 = (page.width - trim.width) / 2, (page.height - trim.height) / 2
-    c.setTrimBox((x0, y0, x0 + trim.width, y0 + trim.height))
-    s = fit.scale
-    bx = max(0.0, page.width / 2 / s - size.width / 2)
-    by = max(0.0, page.height / 2 / s - size.height / 2)
-    c.saveState()
-    c.translate(page.width / 2, page.height / 2)
-    c.scale(s, s)
-    renderer.round_piece = round_piece
-    renderer.draw(c, piece, (-size.width / 2, -size.height / 2, size.width, size.height), (bx, by, bx, by))
-    renderer.round_piece = False
-    c.restoreState()
-    c.showPage()
-    c.save()
-    return buf.getvalue(), px
+
+    def draw(c) -> None:
+        c.setPageSize((page.width, page.height))
+        c.setBleedBox((0, 0, page.width, page.height))
+        x0, y0 = (page.width - trim.width) / 2, (page.height - trim.height) / 2
+        c.setTrimBox((x0, y0, x0 + trim.width, y0 + trim.height))
+        s = fit.scale
+        bx = max(0.0, page.width / 2 / s - size.width / 2)
+        by = max(0.0, page.height / 2 / s - size.height / 2)
+        c.saveState()
+        c.translate(page.width / 2, page.height / 2)
+        c.scale(s, s)
+        renderer.round_piece = round_piece
+        try:
+            renderer.draw(c, piece, (-size.width / 2, -size.height / 2, size.width, size.height), (bx, by, bx, by))
+        finally:
+            renderer.round_piece = False
+        c.restoreState()
+
+    index, digest = book.add(draw)
+    return index, digest, px
 
 
 def _entry(job: ExportJob, pattern: str, side: str, comp: str, card: str, back: str, copies: int,
@@ -65,21 +66,21 @@ def _entry(job: ExportJob, pattern: str, side: str, comp: str, card: str, back: 
                        width_px=px[0], height_px=px[1], product=fit.product.name)
 
 
-def _distinct(job: ExportJob, renderer: Renderer, pieces: list[Piece], size: Size, fit: Fit, title: str,
-              round_piece: bool):
-    """[(pdf, px, [pieces])]: the distinct drawings of ``pieces`` (copies that draw alike are one)."""
-    groups: dict[str, tuple[bytes, tuple[int, int], list[Piece]]] = {}
+def _distinct(job: ExportJob, renderer: Renderer, pieces: list[Piece], size: Size, fit: Fit, round_piece: bool):
+    """[(page, px, [pieces])]: the distinct drawings of ``pieces`` (copies that draw alike
+    are one), each a page of the job's :class:`PageBook`."""
+    groups: dict[str, tuple[int, tuple[int, int], list[Piece]]] = {}
     by_key: dict = {}
+    book = book_of(job)
     for piece in pieces:
         key = drawing_key(renderer.layouts, piece)
         if key is not None and key in by_key:
             groups[by_key[key]][2].append(piece)
             continue
-        pdf, px = piece_pdf(renderer, piece, size, fit, job, title, round_piece)
-        digest = hashlib.sha256(pdf).hexdigest()
+        page, digest, px = piece_page(book, renderer, piece, size, fit, job, round_piece)
         if key is not None:
             by_key[key] = digest
-        groups.setdefault(digest, (pdf, px, []))[2].append(piece)
+        groups.setdefault(digest, (page, px, []))[2].append(piece)
     return list(groups.values())
 
 
@@ -107,10 +108,9 @@ def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) ->
                                            game.key_location(f"components.{comp_id}.size"), comp_id, comp_id,
                                            p.fit_tolerance, p.max_enlargement))
             continue
-        title = f"{game.title} - {comp.name} ({p.title} {fit.product.name})"
-        for pdf, px, same in _distinct(job, renderer, [bp.piece for bp in group], size, fit, title, False):
+        for page, px, same in _distinct(job, renderer, [bp.piece for bp in group], size, fit, False):
             name, entry = _entry(job, p.face_file, "face", comp_id, comp_id, "", len(same), fit, px)
-            out.append((name, entry, pdf, px, same[0].card_key))
+            out.append((name, entry, page, px, same[0].card_key))
             places[same[0].card_key] = (game.key_location(f"components.{comp_id}"), comp_id)
     tokens, _ = token_pieces(game)
     rows: dict[tuple[str, str], list] = {}
@@ -131,16 +131,15 @@ def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) ->
             job.findings.append(no_product(p.title, p.name, p.products, "token", tp.shape, size, what, where,
                                            comp_id, tp.face.card_key, p.fit_tolerance, p.max_enlargement))
             continue
-        title = f"{game.title} - {comp.name} ({p.title} {fit.product.name})"
         round_piece = tp.shape == "circle"
         for side in ("face", "back"):
             pieces = [t.face if side == "face" else t.back for t in group]
             if pieces[0] is None:
                 continue
-            for pdf, px, same in _distinct(job, renderer, pieces, size, fit, title, round_piece):
+            for page, px, same in _distinct(job, renderer, pieces, size, fit, round_piece):
                 pattern = p.face_file if side == "face" else p.back_file
                 fname, entry = _entry(job, pattern, side, comp_id, name, same[0].layout, len(same), fit, px)
-                out.append((fname, entry, pdf, px, same[0].card_key))
+                out.append((fname, entry, page, px, same[0].card_key))
                 row = same[0].row  # a token of a table: its row; else its [components.NAME]
                 places[same[0].card_key] = (row.location() if row is not None else
                                             game.key_location(f"components.{comp_id}"), comp_id)

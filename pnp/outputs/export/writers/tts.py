@@ -11,12 +11,12 @@ from ....model.game import Component
 from ....model.pieces import CardInstance
 from ..job import ExportJob
 from ..manifest import Entry
-from ..pages import CardPage, card_id, card_ids, deck_trim, distinct, nickname, size_text
-from ..preflight import row_places, safe_zone_many
+from ..pages import CardPage, book_of, card_id, card_ids, deck_trim, distinct, nickname, size_text
+from ..preflight import row_places, safe_zone_pages
 from ..profiles import Profile
 from ..tts_objects import guid as _guid, tts_object as _tts_object
 from ..tts_table import _url as _tts_url, write_table
-from ....render.raster import EXPORT_COMPRESSION, png_bytes, rasterise_all
+from ....render.raster import EXPORT_COMPRESSION, png_bytes, rasterise_pages
 
 
 def tts_card_pixels(trim: Size, profile: Profile) -> tuple[int, int]:
@@ -53,21 +53,28 @@ def write(job: ExportJob, decks, workers: int) -> None:
     p = job.profile
     per_sheet = p.columns * p.rows - 1
     states = []
+    drawn = []  # every deck's distinct faces and backs, pages of one PDF
     for comp, deck in decks:
         trim, _ = deck_trim(comp, p)
         cw, ch = tts_card_pixels(trim, p)
         geom = CardPage(trim, trim, (cw, ch))  # the whole image shows in the game: trim only, no bleed
-        size = size_text(geom)
-        faces = distinct(job, comp, deck, geom, "face")
-        backs = distinct(job, comp, deck, geom, "back")
-        unique_back = len(backs) > 1
-        job.findings += safe_zone_many([(pdf, g[0].face.card_key) for pdf, g in faces]
-                                        + [(pdf, g[0].back.card_key) for pdf, g in backs], p,
+        drawn.append((comp, deck, trim, geom, distinct(job, comp, deck, geom, "face"),
+                      distinct(job, comp, deck, geom, "back")))
+    pdf = book_of(job).pdf() if drawn else b""
+    for _, _, _, _, faces, backs in drawn:
+        job.findings += safe_zone_pages(pdf, [(page, g[0].face.card_key) for page, g in faces]
+                                        + [(page, g[0].back.card_key) for page, g in backs], p,
                                         row_places([g[0].face for _, g in faces] + [g[0].back for _, g in backs]))
-        if job.dry:
-            continue  # every card is drawn and preflighted; the sheets find nothing more
-        raws = rasterise_all([(pdf, (cw, ch)) for pdf, _ in faces + backs], workers, encode=False)
-        images = [Image.frombytes("RGB", (cw, ch), b) for b in raws]
+    if job.dry:
+        write_table(job, [], workers)  # the table's pieces are drawn and found; the sheets find nothing more
+        return
+    raws = iter(rasterise_pages(pdf, [(page, geom.px) for _, _, _, geom, faces, backs in drawn
+                                      for page, _ in faces + backs], workers, encode=False))
+    for comp, deck, trim, geom, faces, backs in drawn:
+        cw, ch = geom.px
+        size = size_text(geom)
+        unique_back = len(backs) > 1
+        images = [Image.frombytes("RGB", (cw, ch), next(raws)) for _ in range(len(faces) + len(backs))]
         face_img, back_img = images[:len(faces)], images[len(faces):]
         back_index = {id(card): i for i, (_, group) in enumerate(backs) for card in group}
         single_back = None
