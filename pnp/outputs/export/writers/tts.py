@@ -68,13 +68,14 @@ def write(job: ExportJob, decks, workers: int) -> None:
     if job.dry:
         write_table(job, [], workers)  # the table's pieces are drawn and found; the sheets find nothing more
         return
-    raws = iter(rasterise_pages(pdf, [(page, geom.px) for _, _, _, geom, faces, backs in drawn
-                                      for page, _ in faces + backs], workers, encode=False))
     for comp, deck, trim, geom, faces, backs in drawn:
         cw, ch = geom.px
         size = size_text(geom)
         unique_back = len(backs) > 1
-        images = [Image.frombytes("RGB", (cw, ch), next(raws)) for _ in range(len(faces) + len(backs))]
+        # a deck's pixels at a time, from the one PDF: a game of many decks holds one deck's
+        raws = rasterise_pages(pdf, [(page, (cw, ch)) for page, _ in faces + backs], workers, encode=False)
+        images = [Image.frombytes("RGB", (cw, ch), raw) for raw in raws]
+        del raws
         face_img, back_img = images[:len(faces)], images[len(faces):]
         back_index = {id(card): i for i, (_, group) in enumerate(backs) for card in group}
         single_back = None
