@@ -1,10 +1,11 @@
 """Physical-edition exports: print-shop files and Tabletop Simulator tables.
 
 A target is a named profile kept as data (:mod:`.profiles`). Every card is drawn once by the
-:class:`~pnp.render.renderer.Renderer` onto a one-card PDF page whose MediaBox is the trim plus
+:class:`~pnp.render.renderer.Renderer` onto a page of its own whose MediaBox is the trim plus
 the profile's bleed (:mod:`.pages`); the profile's writer (:mod:`.writers`) turns the pages into
 its files: PDFs, PNGs rendered at exactly the profile's pixel size, or Tabletop Simulator deck
-sheets. Every export also writes ``manifest.csv`` and ``manifest.json`` (:mod:`.manifest`).
+sheets. The pages a PNG or Tabletop Simulator export rasterises are one PDF, saved once
+(:class:`.pages.PageBook`). Every export also writes ``manifest.csv`` and ``manifest.json`` (:mod:`.manifest`).
 Text inside the profile's safe zone is a finding, measured on the drawn pages
 (:mod:`.preflight`).
 

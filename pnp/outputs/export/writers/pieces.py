@@ -85,8 +85,8 @@ def _distinct(job: ExportJob, renderer: Renderer, pieces: list[Piece], size: Siz
 
 
 def pending(job: ExportJob, renderer: Renderer, places: Places | None = None) -> list[Pending]:
-    """Every board and token of the job's game drawn on its product (one PDF per distinct
-    drawing), and an ``export.no-product`` warning in ``job.findings`` for each board or token
+    """Every board and token of the job's game drawn on its product (a page of the job's
+    :class:`~..pages.PageBook` per distinct drawing), and an ``export.no-product`` warning in ``job.findings`` for each board or token
     component (or token row) no product takes. Reference sheets are not boards and are left
     to ``pnp build``. ``places`` gets where each drawn board and token is written, by card
     key (a board's ``[components.NAME]`` in game.toml, a token's row, or its component's
