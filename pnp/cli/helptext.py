@@ -3,7 +3,7 @@
 Written by ``python -m pnp.cli.helpgen``; do not edit.
 """
 
-SOURCES = '689729ceeb200122a4237debe4c6fa5cde8c0131157e72dc41ac859b2b7c0307'
+SOURCES = '803473b0532c81a2f6f9d78a96e1992dc10efa302b5ebd6737e60f2fa0877785'
 """SHA-256 of the sources it was rendered from."""
 TYPER = '0.29.2'
 """The Typer that rendered it."""
