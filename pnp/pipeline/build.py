@@ -33,7 +33,7 @@ from .cache import BuildRecord
 from .fresh import before_run, remember
 from .language import localize, mark
 from .report import GameReport
-from .schedule import longest_first, remember_timings, timing_key
+from .schedule import game_place, longest_first, remember_timings, timing_key
 from .changes import reprint_plan
 from .stages import GameStages, render_games, render_stages, save_caches, stage_failure, write_failure, write_stages
 from .versions import (current_snapshot, diff as compare, resolve_since, save_last, sheet_positions,
@@ -74,7 +74,7 @@ def run_game(job: BuildJob) -> GameReport:
     if isinstance(run, GameReport):
         return run
     rendered = render_stages(run.stages, run.record, dry=not job.write, reuse=run.reuse, workers=job.stage_workers,
-                             side=run.side, load=job.load, roots=job.source.roots)
+                             side=run.side, load=job.load, roots=job.source.roots, place=run.place)
     return _finish(run, rendered)
 
 
@@ -99,6 +99,11 @@ class _GameRun:
     @property
     def reuse(self) -> bool:
         return self.job.reuse and not self.settings.force
+
+    @property
+    def place(self) -> str:
+        """How the stage timings name the game (:func:`~pnp.pipeline.schedule.game_place`)."""
+        return game_place(self.job.source.path, self.settings.language)
 
 
 def _prepare(job: BuildJob, beside: bool) -> _GameRun | GameReport:
@@ -293,7 +298,7 @@ def _run_together(jobs: list[BuildJob], workers: int) -> list[GameReport]:
     todo = [run for run in runs if isinstance(run, _GameRun)]
     rendered = iter(render_games([GameStages(run.job.source.path.name, run.stages, run.record, dry=not run.job.write,
                                              reuse=run.reuse, side=run.side, load=run.job.load,
-                                             roots=run.job.source.roots) for run in todo], workers))
+                                             roots=run.job.source.roots, place=run.place) for run in todo], workers))
     return [_finish(run, next(rendered)) if isinstance(run, _GameRun) else run for run in runs]
 
 

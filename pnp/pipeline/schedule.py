@@ -1,14 +1,15 @@
 """The order work is handed to worker processes: longest first.
 
-Worker processes take the next game as they become free, so when the games outnumber the
-workers the last game to start decides when the build ends. Starting the longest first (the
-longest-processing-time rule) leaves the short ones to fill the gaps. How long a game takes is
-what its previous run took on this machine, kept in the cache folder (``timings/games.json``,
-seconds by game folder and kind of run); a game never timed goes first, in the order given.
-The stages of one game rendered side by side are queued the same way (``timings/stages.json``,
-seconds by output folder, kind of run and stage; :func:`stage_key`).
-The order changes only when each game or stage runs, never what it writes: every game writes
-its own folder, every stage its own files, and the reports keep the order of the jobs.
+Worker processes take the next task as they become free, so the last task to start decides
+when the run ends. Starting the longest first (the longest-processing-time rule) leaves the
+short ones to fill the gaps. How long a stage of a game takes (its card sheets, its rulebook,
+its data checks, ...) is what it took the last time on this machine, kept in the cache folder
+(``timings/stages.json``, seconds by game folder and language, kind of run and stage;
+:func:`stage_key`); what was never timed goes first, in the order given. Where whole games go
+to workers (no fork), games are queued the same way (``timings/games.json``, seconds by game
+folder and kind of run). The order changes only when each game or stage runs, never what it
+writes: every game writes its own folder, every stage its own files, and the reports keep the
+order of the jobs.
 """
 
 from __future__ import annotations
@@ -32,10 +33,16 @@ def timing_key(source: Path, write: bool) -> str:
     return f"{'build' if write else 'check'} {source.resolve()}"
 
 
-def stage_key(out_dir: Path, write: bool, stage: str) -> str:
-    """The key of one stage's timing: the game's output folder (resolved), whether the run
+def stage_key(place: str, write: bool, stage: str) -> str:
+    """The key of one stage's timing: where the game is (:func:`game_place`), whether the run
     wrote (a build) or not (a check), and the stage's name (or a side task's)."""
-    return f"{'build' if write else 'check'} {out_dir.resolve()} {stage}"
+    return f"{'build' if write else 'check'} {place} {stage}"
+
+
+def game_place(folder: Path, language: str | None = None) -> str:
+    """How the timings name one game: its folder (resolved), and the language of a ``--lang``
+    run. Not the output folder: a build into a new folder takes as long as the last one."""
+    return f"{folder.resolve()}" + (f" [{language}]" if language else "")
 
 
 def _timings_path(name: str = TIMINGS_FILE) -> Path | None:

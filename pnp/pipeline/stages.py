@@ -51,7 +51,8 @@ def stage_failure(exc: PnpError) -> Finding:
 
 def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse: bool,
                   workers: int = 1, side: dict[str, Callable[[], object]] | None = None,
-                  load: LoadOptions = LoadOptions(), roots: dict[str, Path] | None = None) -> Rendered:
+                  load: LoadOptions = LoadOptions(), roots: dict[str, Path] | None = None,
+                  place: str | None = None) -> Rendered:
     """Render each stage in memory (``dry``: a dry run, :class:`~pnp.outputs.base.Stage`),
     except, with ``reuse``, those whose record in ``record`` is still fresh (its key: the
     stage's inputs, placed within ``roots`` (:func:`~pnp.core.files.inputs_key`), its
@@ -59,12 +60,15 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     above 1, stages render side by side (:func:`_render_side_by_side`); the results, and so
     the bytes, are those of rendering them one after another. ``side``: work the caller needs
     later (name -> a function of nothing returning something picklable), done beside the
-    stages when they render side by side (``Rendered.side``); otherwise left to the caller."""
+    stages when they render side by side (``Rendered.side``); otherwise left to the caller.
+    ``place`` names the game in the stage timings (:func:`~pnp.pipeline.schedule.game_place`;
+    default: the output folder)."""
     out, to_render = _plan(stages, record, reuse, load, roots)
     tasks = dict(side or {})
     if workers > 1 and len(to_render) + len(tasks) > 1:
+        timed_as = place or str(record.out_dir.resolve())
         results, out.side = _render_side_by_side(to_render, dry, workers, tasks,
-                                                 lambda name: stage_key(record.out_dir, not dry, name))
+                                                 lambda name: stage_key(timed_as, not dry, name))
     else:
         results = {stage.name: _render_one(stage, dry) for stage in to_render}
     return _collect(out, stages, record, results)
@@ -84,6 +88,12 @@ class GameStages:
     side: dict[str, Callable[[], object]] = field(default_factory=dict)
     load: LoadOptions = LoadOptions()
     roots: dict[str, Path] | None = None
+    place: str | None = None
+    """How the stage timings name the game (:func:`~pnp.pipeline.schedule.game_place`;
+    default: its output folder)."""
+
+    def timing(self, name: str) -> str:
+        return stage_key(self.place or str(self.record.out_dir.resolve()), not self.dry, name)
 
 
 def render_games(games: list[GameStages], workers: int) -> list[Rendered]:
@@ -96,11 +106,10 @@ def render_games(games: list[GameStages], workers: int) -> list[Rendered]:
     owners: list[tuple[int, str, bool]] = []  # (game, name, whether a stage)
     for n, (g, (_, to_render)) in enumerate(zip(games, plans)):
         for stage in to_render:
-            tasks.append(Task(partial(_for_game, g.game, _render_one, stage, g.dry),
-                              stage_key(g.record.out_dir, not g.dry, stage.name)))
+            tasks.append(Task(partial(_for_game, g.game, _render_one, stage, g.dry), g.timing(stage.name)))
             owners.append((n, stage.name, True))
         for name, fn in g.side.items():
-            tasks.append(Task(partial(_for_game, g.game, _side_one, fn), stage_key(g.record.out_dir, not g.dry, name)))
+            tasks.append(Task(partial(_for_game, g.game, _side_one, fn), g.timing(name)))
             owners.append((n, name, False))
     results: list[dict[str, tuple[BuildResult, bool]]] = [{} for _ in games]
     for (n, name, is_stage), (value, _) in zip(owners, side_by_side(tasks, workers)):

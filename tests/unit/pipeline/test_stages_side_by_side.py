@@ -160,8 +160,11 @@ def test_the_stages_of_several_games_are_shared_between_the_processes(tiny, tmp_
     assert len(where) >= 9 and all(r.written and r.rules_checked > 0 for r in reports)
     assert len(set(where.values())) == 2  # this process and the forked worker each rendered some
     timed = json.loads((tmp_path / "cache" / "timings" / "stages.json").read_text())
-    for g in games:  # every game's stages timed, under its output folder, for the next run's order
-        assert any(key.endswith(" cards") and str((tmp_path / "out" / g.name / "tiny").resolve()) in key for key in timed)
+    for g in games:  # every game's stages timed, under its folder, for the next run's order
+        assert f"build {g.resolve()} cards" in timed and f"build {g.resolve()} checks" in timed
+    # into other output folders, the same games are timed under the same keys: the last times order the run
+    run_jobs([replace(j, output=tmp_path / "elsewhere" / j.source.path.name) for j in jobs], workers=2)
+    assert set(json.loads((tmp_path / "cache" / "timings" / "stages.json").read_text())) == set(timed)
 
 
 def test_a_game_that_does_not_load_leaves_the_others_to_build(tiny, tmp_path):
@@ -216,7 +219,7 @@ def test_the_queue_holds_the_longest_stage_first_by_its_last_time(tmp_path, monk
         return Stage(name, [], render)
 
     made = [stage("cards", 1.2), stage("short", 0.05), stage("middle", 0.1), stage("long", 0.3)]
-    key = lambda name: stage_key(tmp_path / "out", True, name)  # noqa: E731
+    key = lambda name: stage_key(str(tmp_path / "game"), True, name)  # noqa: E731
     remember_timings({key("short"): 0.05, key("long"): 0.3, key("middle"): 0.1}, STAGES_FILE)
     results, _ = stages._render_side_by_side(made, False, 2, {}, key)
     notes = {name: result.notes for name, (result, failed) in results.items()}
