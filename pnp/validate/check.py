@@ -64,7 +64,8 @@ def check_totals(game: Game) -> list[Finding]:
         findings.append(Finding.at(
             "error", "totals.stated", game.key_location(f"totals[{i}]"),
             f"the rulebook states {total.count} {total.label}, the data holds {have}",
-            source=total.source, hint=f"count the copies in {comp.table_name or total.component}{where}",
+            source=total.source, hint=f"count the copies in {comp.table_name or total.component}{where}; if the "
+            f"data is right, change count = {total.count} in this [[totals]] entry of game.toml, and the rulebook's text",
             component=total.component))
     return findings
 
