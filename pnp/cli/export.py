@@ -56,8 +56,9 @@ def export(
     quiet: QuietOpt = False,
 ) -> None:
     """Write print-shop files or Tabletop Simulator tables for each game and target (the targets
-    the manifest lists when none is given). Each game is checked as pnp check -t TARGET checks
-    it; nothing is written when an error is found."""
+    the manifest lists when none is given). Whatever it finds, pnp check -t TARGET finds first
+    (with the targets the manifest lists, which pnp build makes too); nothing is written when an
+    error is found."""
     from ..outputs.base import BuildSettings
     from ..outputs.export import bundled_profiles, load_profile
 
