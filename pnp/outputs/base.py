@@ -20,6 +20,7 @@ from ..core.findings import Finding
 from ..core.units import Size, paper, parse_length
 from ..design.fonts import FONT_FILES, font_dir
 from ..geometry.impose import DEFAULT_BLEED, DEFAULT_MARGIN
+from ..model.catalogue import CATALOGUE_DIR
 from ..model.game import Game
 from ..model.games import GameSource
 from ..render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, SCREEN_DPI
@@ -273,8 +274,13 @@ class OutputJob:
     settings: BuildSettings
 
     def data_files(self) -> list[Path]:
-        """The game folder's files a build reads (its notes, .md and .txt, are not inputs)."""
-        return [p for p in game_files(self.game.path) if p.suffix.lower() not in (".md", ".txt")]
+        """The game folder's files a build reads: not its notes (.md and .txt), nor the
+        translation catalogues (``i18n/<lang>.po``) of languages other than the run's; a run
+        without ``--lang`` reads none (:func:`pnp.model.i18n.localize`)."""
+        catalogues = self.game.path / CATALOGUE_DIR
+        own = catalogues / f"{self.settings.language}.po" if self.settings.language else None
+        return [p for p in game_files(self.game.path) if p.suffix.lower() not in (".md", ".txt")
+                and (p.parent != catalogues or p.suffix.lower() != ".po" or p == own)]
 
     def template_files(self) -> list[Path]:
         """Every file of the game's templates folder."""
