@@ -278,9 +278,10 @@ class OutputJob:
         translation catalogues (``i18n/<lang>.po``) of languages other than the run's; a run
         without ``--lang`` reads none (:func:`pnp.model.i18n.localize`)."""
         catalogues = self.game.path / CATALOGUE_DIR
-        own = catalogues / f"{self.settings.language}.po" if self.settings.language else None
+        # the run's own compared case-blind: where file names fold (macOS, Windows) DE.po is read as de.po
+        own = f"{self.settings.language}.po".casefold() if self.settings.language else None
         return [p for p in game_files(self.game.path) if p.suffix.lower() not in (".md", ".txt")
-                and (p.parent != catalogues or p.suffix.lower() != ".po" or p == own)]
+                and (p.parent != catalogues or p.suffix.lower() != ".po" or p.name.casefold() == own)]
 
     def template_files(self) -> list[Path]:
         """Every file of the game's templates folder."""
