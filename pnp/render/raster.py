@@ -54,14 +54,12 @@ def _page_at_px(doc, page_index: int, px: tuple[int, int], encode: bool, compres
         bitmap = pdfium.PdfBitmap.new_native(w, h, raw.FPDFBitmap_BGR, rev_byteorder=True)
         bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
         raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
-        # frombytes copies the pixels out of the bitmap, which is freed with it
-        image = Image.frombytes("RGB", (w, h), bitmap.buffer, "raw", "RGB", bitmap.stride)
         resolution = round(w / (page.get_width() / 72.0), 3)
     finally:
         page.close()
-    if not encode:
-        return image.tobytes()
-    return png_bytes(image, compress_level, dpi=resolution)
+    if not encode:  # frombytes copies the pixels out of the bitmap, which is freed with it
+        return Image.frombytes("RGB", (w, h), bitmap.buffer, "raw", "RGB", bitmap.stride).tobytes()
+    return _smaller_png(bitmap.buffer, w, h, stride=bitmap.stride, compress_level=compress_level, dpi=resolution)
 
 
 def render_page_rows(pdf: bytes, size: tuple[int, int], rows: bytearray | None = None) -> bytearray:
@@ -185,35 +183,50 @@ def png_bytes(image, compress_level: int = 6, dpi: float | None = None) -> bytes
     px/in as its resolution when given.
 
     RGB and RGBA rows are stored either unfiltered (:func:`unfiltered_png`) or filtered as
-    Pillow filters them, whichever stores the image in fewer bytes: unfiltered rows are the
-    smaller and quicker for drawn pages of flat colour and text (the 69 card images of a
-    quarter of the four games' export for The Game Crafter at level 1: 5.2 MB in 0.35 s
-    unfiltered, 5.9 MB in 0.90 s filtered), filtered rows for photographs, gradients and soft
-    alpha (a gradient: a tenth). An image taller than two sample strides is judged on a
-    sample (:data:`SAMPLE_ROWS`), encoded both ways; a smaller one is encoded both ways and the
-    smaller file kept (the unfiltered one when they tie). Other modes are Pillow's. The pixels
-    are the same either way, and the bytes are the same for the same image."""
+    Pillow filters them, whichever stores the image in fewer bytes (:func:`_smaller_png`):
+    unfiltered rows are the smaller and quicker for drawn pages of flat colour and text (the
+    69 card images of a quarter of the four games' export for The Game Crafter at level 1:
+    5.2 MB in 0.35 s unfiltered, 5.9 MB in 0.90 s filtered), filtered rows for photographs,
+    gradients and soft alpha (a gradient: a tenth). Other modes are Pillow's. The pixels are
+    the same either way, and the bytes are the same for the same image."""
     if image.mode not in ("RGB", "RGBA"):
         return _pillow_png(image, compress_level, dpi)
     width, height = image.size
-    alpha = image.mode == "RGBA"
-    band, stride = SAMPLE_ROWS
-    if height <= 2 * stride:
-        plain = unfiltered_png(image.tobytes(), width, height, alpha=alpha, compress_level=compress_level, dpi=dpi)
-        filtered = _pillow_png(image, compress_level, dpi)
-        return filtered if len(filtered) < len(plain) else plain
+    return _smaller_png(image.tobytes(), width, height, alpha=image.mode == "RGBA", compress_level=compress_level,
+                        dpi=dpi, image=image)
+
+
+def _smaller_png(pixels, width: int, height: int, *, stride: int | None = None, alpha: bool = False,
+                 compress_level: int = 6, dpi: float | None = None, image=None) -> bytes:
+    """The smaller PNG of ``height`` rows of ``width`` RGB (RGBA with ``alpha``) pixels read
+    from ``pixels`` (any buffer, each row ``stride`` bytes after the last; :func:`unfiltered_png`):
+    the rows unfiltered, or filtered as Pillow filters them (from ``image``, a Pillow image of
+    the same pixels, or one made from them only then). An image taller than two sample strides
+    is judged on a sample (:data:`SAMPLE_ROWS`) encoded both ways; a smaller one is encoded
+    both ways and the smaller file kept (the unfiltered one when they tie). Nothing else is
+    copied on the way to unfiltered rows, so a 6075 x 6075 px board (111 MB of pixels) is held
+    once."""
     from PIL import Image
 
-    bands = [(y, min(y + band, height)) for y in range(0, height, stride)]
-    sample = Image.new(image.mode, (width, sum(b - a for a, b in bands)))
-    at = 0
-    for a, b in bands:
-        sample.paste(image.crop((0, a, width, b)), (0, at))
-        at += b - a
-    plain = unfiltered_png(sample.tobytes(), width, sample.height, alpha=alpha, compress_level=compress_level)
-    if len(_pillow_png(sample, compress_level, None)) < len(plain):
-        return _pillow_png(image, compress_level, dpi)
-    return unfiltered_png(image.tobytes(), width, height, alpha=alpha, compress_level=compress_level, dpi=dpi)
+    mode = "RGBA" if alpha else "RGB"
+    row = width * len(mode)
+    stride = stride or row
+
+    def whole():
+        return image if image is not None else Image.frombytes(mode, (width, height), pixels, "raw", mode, stride)
+
+    band, step = SAMPLE_ROWS
+    if height <= 2 * step:
+        plain = unfiltered_png(pixels, width, height, alpha=alpha, stride=stride, compress_level=compress_level, dpi=dpi)
+        filtered = _pillow_png(whole(), compress_level, dpi)
+        return filtered if len(filtered) < len(plain) else plain
+    view = memoryview(pixels).cast("B")
+    rows = [y for start in range(0, height, step) for y in range(start, min(start + band, height))]
+    sample = b"".join(view[y * stride:y * stride + row] for y in rows)
+    plain = unfiltered_png(sample, width, len(rows), alpha=alpha, compress_level=compress_level)
+    if len(_pillow_png(Image.frombytes(mode, (width, len(rows)), sample), compress_level, None)) < len(plain):
+        return _pillow_png(whole(), compress_level, dpi)
+    return unfiltered_png(pixels, width, height, alpha=alpha, stride=stride, compress_level=compress_level, dpi=dpi)
 
 
 def _pillow_png(image, compress_level: int, dpi: float | None) -> bytes:
