@@ -280,8 +280,13 @@ class OutputJob:
         catalogues = self.game.path / CATALOGUE_DIR
         # the run's own compared case-blind: where file names fold (macOS, Windows) DE.po is read as de.po
         own = f"{self.settings.language}.po".casefold() if self.settings.language else None
-        return [p for p in game_files(self.game.path) if p.suffix.lower() not in (".md", ".txt")
-                and (p.parent != catalogues or p.suffix.lower() != ".po" or p.name.casefold() == own)]
+        files = [p for p in game_files(self.game.path) if p.suffix.lower() not in (".md", ".txt")
+                 and (p.parent != catalogues or p.suffix.lower() != ".po" or p.name.casefold() == own)]
+        if self.settings.language:  # the catalogue the run reads, also where a linked i18n/ folder puts it
+            read = catalogues / f"{self.settings.language}.po"
+            if read not in files:
+                files.append(read)
+        return files
 
     def template_files(self) -> list[Path]:
         """Every file of the game's templates folder."""

@@ -40,3 +40,25 @@ def test_only_the_runs_own_catalogue_is_an_input(tmp_path):
     a, b = written(out / "tide" / "de"), written(tmp_path / "clean" / "tide" / "de")
     assert sorted(a) == sorted(b) and all(a[n] == b[n] for n in a)
     assert a["tide-de-cards.pdf"] != written(out / "tide" / "en")["tide-en-cards.pdf"]
+
+
+def test_a_catalogue_in_a_linked_folder_is_an_input(tmp_path):
+    import os
+    import shutil
+
+    game = _tiny(tmp_path)
+    po = _extract(game)
+    _translate_po(po, GERMAN)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shutil.move(str(game / "i18n"), str(shared / "i18n"))
+    os.symlink(shared / "i18n", game / "i18n")  # the catalogues kept outside the game folder
+    out = tmp_path / "out"
+    assert build(game, out, "de").written
+    linked = shared / "i18n" / "de.po"
+    linked.write_text(linked.read_text().replace('msgstr "Funke"', 'msgstr "Funken"'))
+    again = build(game, out, "de")
+    assert {"cards", "rulebook"} <= set(again.ran)
+    assert build(game, tmp_path / "clean", "de").written
+    a, b = written(out / "tide" / "de"), written(tmp_path / "clean" / "tide" / "de")
+    assert sorted(a) == sorted(b) and all(a[n] == b[n] for n in a)
