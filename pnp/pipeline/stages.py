@@ -10,7 +10,7 @@ run reports everything.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -66,9 +66,8 @@ def render_stages(stages: list[Stage], record: BuildRecord, *, dry: bool, reuse:
     out, to_render = _plan(stages, record, reuse, load, roots)
     tasks = dict(side or {})
     if workers > 1 and len(to_render) + len(tasks) > 1:
-        timed_as = place or str(record.out_dir.resolve())
         results, out.side = _render_side_by_side(to_render, dry, workers, tasks,
-                                                 lambda name: stage_key(timed_as, not dry, name))
+                                                 partial(_timing, place, record, dry))
     else:
         results = {stage.name: _render_one(stage, dry) for stage in to_render}
     return _collect(out, stages, record, results)
@@ -93,7 +92,13 @@ class GameStages:
     default: its output folder)."""
 
     def timing(self, name: str) -> str:
-        return stage_key(self.place or str(self.record.out_dir.resolve()), not self.dry, name)
+        return _timing(self.place, self.record, self.dry, name)
+
+
+def _timing(place: str | None, record: BuildRecord, dry: bool, name: str) -> str:
+    """The timing key of stage or side task ``name`` of the game ``place`` names (default: the
+    game's output folder, ``record.out_dir``) in a build (a check when ``dry``)."""
+    return stage_key(place or str(record.out_dir.resolve()), not dry, name)
 
 
 def render_games(games: list[GameStages], workers: int) -> list[Rendered]:
@@ -235,9 +240,8 @@ def _render_side_by_side(stages: list[Stage], dry: bool, workers: int, side: dic
     and what each side task returned (or raised)."""
     here = min(stages, key=lambda s: (FIRST.get(s.name, len(FIRST)), stages.index(s))) if stages else None
     names = [s.name for s in stages] + list(side)
-    tasks = [Task(partial(_render_one, s, dry)) for s in stages] + [Task(partial(_side_one, fn)) for fn in side.values()]
-    if timing_key is not None:
-        tasks = [replace(task, timing=timing_key(name)) for task, name in zip(tasks, names)]
+    runs = [partial(_render_one, s, dry) for s in stages] + [partial(_side_one, fn) for fn in side.values()]
+    tasks = [Task(run, timing_key(name) if timing_key is not None else None) for run, name in zip(runs, names)]
     values = side_by_side(tasks, workers, first=stages.index(here) if here is not None else None)
     done = dict(zip(names, (value for value, _ in values)))
     return {s.name: done[s.name] for s in stages}, {name: done[name] for name in side}

@@ -65,10 +65,8 @@ def write(job: ExportJob, decks, workers: int) -> None:
         job.findings += safe_zone_pages(pdf, [(page, g[0].face.card_key) for page, g in faces]
                                         + [(page, g[0].back.card_key) for page, g in backs], p,
                                         row_places([g[0].face for _, g in faces] + [g[0].back for _, g in backs]))
-    if job.dry:
-        write_table(job, [], workers)  # the table's pieces are drawn and found; the sheets find nothing more
-        return
-    for comp, deck, trim, geom, faces, backs in drawn:
+    # a dry run draws and finds; the sheets find nothing more (the table's pieces are still drawn)
+    for comp, deck, trim, geom, faces, backs in ([] if job.dry else drawn):
         cw, ch = geom.px
         size = size_text(geom)
         unique_back = len(backs) > 1
