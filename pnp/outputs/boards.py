@@ -337,6 +337,7 @@ def render_boards(game: Game, source: GameSource, out_dir: Path, opts: SheetOpti
                         facts=game_facts(game), draft=draft, stamp=stamp, version=game.version,
                         color_convert=color_convert)
     renderer.converter = converter  # an edition's (pnp.render.ink), as for render_cards
+    renderer.dry = dry
     if pieces:
         buf = PdfBytes(discard=dry)
         result.sheets += render_boards_pdf(buf, game, renderer, pieces, opts, overlap, image_dpi)

@@ -361,6 +361,7 @@ def render_cards(game: Game, layouts: LayoutSet, out_dir: Path, opts: SheetOptio
                         facts=game_facts(game), draft=draft, stamp=stamp, version=game.version,
                         color_convert=color_convert)
     renderer.converter = converter
+    renderer.dry = dry
     cards, findings = drawable_cards(game, layouts)
     if only:
         cards = select_cards(game, cards, only)

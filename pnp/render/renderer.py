@@ -30,6 +30,7 @@ from .ink import LowInk, hatch
 from .vision import grey
 from .overlap import Footprint, overlaps
 from .preflight import text_overlap
+from .dry import dry_canvas
 from .stamp import check_slug, stamp_piece
 
 BASIC_COLORS = {"white": "#FFFFFF", "black": "#000000"}
@@ -87,6 +88,7 @@ class Renderer:
         self.facts = list(facts)
         self.min_text_size = min_text_size
         self.findings: list[Finding] = []
+        self.dry = False  # a dry run's file: pieces find what they find and paint nothing (pnp.render.dry)
         self.images: dict[Path, Any] = {}
         """Art read so far, by resolved path: a RasterArt for a raster, an SvgArt for an SVG."""
         self.seen: set[tuple[str, str, str]] = set()
@@ -337,6 +339,7 @@ class Renderer:
         x, y, w, h = trim
         if not piece.layout:
             return  # a side whose layout is undefined: reported where it is named, drawn blank
+        c = dry_canvas(c) if self.dry and self.converter is None else c  # a converter finds as it paints
         try:
             layout = self.layouts.get(piece.layout)
         except LayoutError as exc:
@@ -376,18 +379,15 @@ class Renderer:
             self.report_overlaps(piece)
 
     def draw_stamp(self, c, piece: Piece, layout: Layout, trim, below: float) -> None:
-        """The version stamp of ``piece`` on a trim (x, y, w, h) pt with ``below`` pt under it
-        (:func:`pnp.render.stamp.stamp_piece`)."""
+        """Print the stamp of ``piece`` (trim x, y, w, h pt; ``below`` pt under it; :func:`~.stamp.stamp_piece`)."""
         stamp_piece(self, c, piece, layout, trim, below)
 
     def check_slug(self, piece: Piece, below: float) -> None:
-        """A ``stamp.slug-room`` warning when ``piece`` has too little room below it for a
-        slug stamp (:func:`pnp.render.stamp.check_slug`)."""
+        """A ``stamp.slug-room`` warning when ``piece`` lacks room below it (:func:`~.stamp.check_slug`)."""
         check_slug(self, piece, below)
 
     def hatch(self, c, rect, box_type: str) -> None:
-        """Hatch a fill just painted (``self.last_fill``) when the greyscale edition tells its
-        category apart by pattern (:func:`pnp.render.ink.hatch`)."""
+        """Hatch the fill just painted where the greyscale edition tells it by pattern (:func:`~.ink.hatch`)."""
         patterns = getattr(self.converter, "patterns", None)
         if not patterns or self.last_fill not in patterns:
             return

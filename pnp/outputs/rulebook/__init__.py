@@ -76,7 +76,7 @@ def render_rulebook(game: Game, source: GameSource, paper: str = "letter", bookl
     jobs = [(key, size, SINGLE_STYLE, False)]
     if booklet:
         jobs.append((BOOKLET_PAGES.get(key, key), booklet_page(key), BOOKLET_STYLE, True))
-    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels, draft=draft,
+    resolver = ImageResolver(template, source.templates_dir, display, max_image_pixels, draft=draft, dry=dry,
                              locate=template_locator(source.templates_dir / RULEBOOK_FILE, display))
     results = []
     try:

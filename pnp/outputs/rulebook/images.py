@@ -289,11 +289,14 @@ class ImageResolver:
     inside one of them."""
 
     def __init__(self, template, base: Path | None, display: str, max_image_pixels: int | None = DEFAULT_MAX_PIXELS,
-                 locate: Callable[[str], Location] | None = None, draft: bool = False):
+                 locate: Callable[[str], Location] | None = None, draft: bool = False, dry: bool = False):
         """``locate(text)`` is where the template writes ``text`` (an image's target, an
         icon's name), for findings; by default the template file without a line. ``draft``:
-        cards drawn print missing art as a placeholder, a warning."""
+        cards drawn print missing art as a placeholder, a warning. ``dry``: the book is a dry
+        run's, so cards are drawn for what they find and paint nothing
+        (:class:`~pnp.render.dry.DryCanvas`)."""
         self.draft = draft
+        self.dry = dry
         self.template = template
         self.base = base
         self.display = display
@@ -340,6 +343,7 @@ class ImageResolver:
             t = self.template
             self._renderer = Renderer(t.load_layouts(), t.game.path, max_image_pixels=self.max_image_pixels,
                                       game_display=t.game.display_root, draft=self.draft)
+            self._renderer.dry = self.dry
         return self._renderer
 
     def card_errors(self) -> list[Finding]:
