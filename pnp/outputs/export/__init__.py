@@ -33,6 +33,7 @@ from ..base import BuildResult, OutputJob, Stage, dpi_option, write_result
 from .job import ExportJob
 from .manifest import stale_files, write_manifest
 from .pages import card_page, decks_of
+from .preflight import bleed_findings
 from .products import box_findings
 from .profiles import (URL_PREFIX_HINT, Profile, ProfileError, bundled_profiles, load_profile, manifest_targets,
                        url_prefix_value)
@@ -92,6 +93,7 @@ def render_export(game: Game, layouts: LayoutSet, target: str, out_dir: Path, *,
         job.board_renderer = Renderer(pieces_layouts, game.path, min_text_size=profile.min_text_size,
                                       max_image_pixels=max_image_pixels, game_display=game.display_root)
     cards, findings = drawable_cards(game, layouts)
+    findings += bleed_findings(layouts, profile)
     workers = jobs if jobs is not None else default_workers()
     WRITERS[profile.output](job, decks_of(game, cards), workers)
     if boxes:

@@ -25,6 +25,32 @@ def row_places(pieces) -> Places:
     return {piece.card_key: (piece.row.location(), piece.component) for piece in pieces if piece.row is not None}
 
 
+def bleed_findings(layouts, profile: Profile) -> list[Finding]:
+    """A ``preflight.bleed-short`` warning when the layouts' ``bleed`` (how far their
+    background and ``area = "bleed"`` boxes run past the trim) is less than the bleed of
+    ``profile``'s files: past it, to the edge of every page, is blank paper, which a cut
+    within the print shop's tolerance shows. Nothing for a Tabletop Simulator export (its
+    images are the trim alone), nor for layouts that paint nothing past the trim. ``layouts``
+    is the export's :class:`~pnp.design.layouts.LayoutSet`; the finding is at its ``bleed``."""
+    short = profile.bleed - layouts.bleed
+    if profile.output == "tts" or short <= 1e-6:
+        return []
+    if not any(layout.background is not None or any(box.area == "bleed" for box in layout.boxes)
+               for layout in layouts.layouts.values()):
+        return []
+    return [Finding.at(
+        "warning", "preflight.bleed-short", layouts.location("bleed"),
+        f"the layouts' bleed is {_mm(layouts.bleed)} mm and {profile.title}'s files have {_mm(profile.bleed)} mm: "
+        f"the outer {_mm(short)} mm of every page past the art is blank paper",
+        hint=f"set bleed to at least {_mm(profile.bleed)} mm in the layouts file (the default, 1/8 in, "
+             "suits every print shop pnp exports for) and make the bleed art that large")]
+
+
+def _mm(length: float) -> str:
+    """``length`` (pt) in mm, to the thousandth, without trailing zeros: 1/8 in is 3.175."""
+    return f"{round(to_mm(length), 3):g}"
+
+
 def safe_zone_findings(pdf: bytes, labels: list[str], safe: float, profile: Profile,
                        places: Places | None = None, pages: list[int] | None = None) -> list[Finding]:
     """Text glyphs closer than ``safe`` pt to the TrimBox edge (or outside it), measured on
