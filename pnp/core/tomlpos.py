@@ -155,16 +155,61 @@ def array_item_lines(text: str, line: int | None) -> list[int]:
 _DECODE_AT_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
-def toml_error(display: str, exc: Exception) -> tuple[Location, str]:
+def toml_error(display: str, exc: Exception, source: str | None = None) -> tuple[Location, str]:
     """Where a ``tomllib.TOMLDecodeError`` is and what it says: (``display`` at the line and
     column the error names, the message without them), so every TOML file reports a syntax
-    error alike: ``game.toml:3:7: not valid TOML: Expected '=' after a key``."""
+    error alike: ``game.toml:3:7: not valid TOML: Expected '=' after a key``.
+
+    A list or inline table left open is noticed where something else begins (often the next
+    table's name, lines below); given the file's text, ``source``, such an error is placed at
+    the bracket that was never closed (:func:`unclosed_at`)."""
     text = str(exc)
     found = _DECODE_AT_RE.search(text)
+    opener = {"Unclosed array": "[", "Unclosed inline table": "{"}.get(text.split(" (")[0])
     if not found:
-        return Location(display), f"not valid TOML: {text}"
+        at_end = text.endswith("(at end of document)") and opener and source is not None
+        place = unclosed_at(source, len(source.splitlines()) + 1, opener) if at_end else None
+        return Location(display, *place) if place else Location(display), f"not valid TOML: {text}"
     message = (text[:found.start()] + text[found.end():]).strip()
-    return Location(display, int(found.group(1)), int(found.group(2))), f"not valid TOML: {message}"
+    line, column = int(found.group(1)), int(found.group(2))
+    if opener and source is not None:
+        line, column = unclosed_at(source, line, opener, column) or (line, column)
+    return Location(display, line, column), f"not valid TOML: {message}"
+
+
+_QUOTED_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+
+
+def unclosed_at(source: str, line: int, opener: str, column: int | None = None) -> tuple[int, int] | None:
+    """The (line, column), from 1, of the ``opener`` (``[`` or ``{``) a value left open before
+    line ``line`` (and before its ``column``, when given) of ``source``: lines are read back,
+    counting the brackets outside quoted text and comments, until one opens more than what
+    follows it closes. None when a table's name, the start of the file or a multi-line string
+    comes first (the error's own place is then the best there is)."""
+    closer = "]" if opener == "[" else "}"
+    lines = source.splitlines()
+    depth = 0
+    for number in range(min(line, len(lines)), 0, -1):
+        raw = lines[number - 1]
+        if number == line:
+            if column is None:
+                continue
+            raw = raw[:column - 1]
+        if '"""' in raw or "'''" in raw:
+            return None
+        code = _QUOTED_RE.sub(lambda m: " " * len(m.group(0)), raw).split("#")[0]
+        stripped = code.strip()
+        if stripped.startswith("[") and "=" not in stripped and depth == 0:
+            return None  # a table's name: the value was not opened after it
+        for column in range(len(code) - 1, -1, -1):
+            ch = code[column]
+            if ch == closer:
+                depth += 1
+            elif ch == opener:
+                depth -= 1
+                if depth < 0:
+                    return number, column + 1
+    return None
 
 
 # Hints for the TOML syntax errors a designer meets most, by the start of tomllib's message.

@@ -324,7 +324,7 @@ def _parse_layouts(path: Path, display: str, text: str, colors: dict[str, str], 
     try:
         data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where, message = toml_error(display, exc)
+        where, message = toml_error(display, exc, text)
         raise LayoutError(message, location=where, rule="layout.file", hint=toml_hint(message)) from None
     file = TomlFile.of_text(display, text)
     top = check(data, LayoutsFile, file, "", LayoutError, what="top-level setting", rule="layout.file")

@@ -350,7 +350,7 @@ def read_manifest(game_dir: Path, display_root: str) -> Game:
         text = manifest_path.read_text(encoding="utf-8-sig")
         data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where, message = toml_error(display, exc)
+        where, message = toml_error(display, exc, text)
         raise ManifestError(message, location=where, rule="schema.manifest",
                             hint=toml_hint(message)) from None
     except UnicodeDecodeError:

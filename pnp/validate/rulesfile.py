@@ -124,7 +124,7 @@ def load_rulebook(game: Game) -> tuple[RuleBook, list[Finding]]:
     try:
         data = tomlcache.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where, message = toml_error(book.display, exc)
+        where, message = toml_error(book.display, exc, text)
         hint = "a table written twice: each rule starts with its own [[rule]] (two brackets)" \
             if "overwrite" in message.lower() else toml_hint(message)
         return book, [Finding.at("error", "rules.file", where, message, hint=hint)]

@@ -273,7 +273,7 @@ def load_profile(spec: str) -> CutterProfile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where, message = toml_error(display, exc)
+        where, message = toml_error(display, exc, text)
         raise BuildError(message, location=where, rule="cut.profile", hint=toml_hint(message) or None) from None
     problems = _problems(data, text, display)
     if problems:

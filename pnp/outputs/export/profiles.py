@@ -173,7 +173,7 @@ def _read_toml(path: Path, display: str) -> tuple[dict, str]:
         text = path.read_text(encoding="utf-8-sig")
         return tomlcache.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        where, message = toml_error(display, exc)
+        where, message = toml_error(display, exc, text)
         raise ProfileError(message, location=where, hint=toml_hint(message)) from None
     except OSError as exc:
         raise ProfileError(f"cannot be read: {exc.strerror}", location=Location(display)) from None

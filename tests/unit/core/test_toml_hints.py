@@ -59,3 +59,34 @@ def test_a_missing_layouts_file_is_named_where_it_was_looked_for(tmp_path):
         load_layouts(tmp_path / "templates", "my-game/templates/layouts.toml", {})
     assert raised.value.message == "no layouts.toml"
     assert "my-game/templates/layouts.toml" in raised.value.hint  # the path a designer writes it to
+
+
+@pytest.mark.parametrize("text, place", [
+    ('a = 1\nplayers = [2, 4\n\n[components.cards]\nkind = "deck"\n', (2, 11)),  # noticed at the next table
+    ('x = [\n  "a",\n  "b"\n\n[t]\nk = 1\n', (1, 5)),  # a list over several lines
+    ('x = [\n 1,\n 2,\n]\ny = [3, 4\n[t]\n', (5, 5)),  # the closed list above is not it
+    ('z = [[1, 2], [3, 4]\n[t]\n', (1, 5)),  # the outer list is the open one
+    ('q = ["a[b", "c" # ] [\n[t]\n', (1, 5)),  # brackets in quoted text and comments do not count
+    ('p = {a = 1, b = 2\n[t]\n', (1, 5)),  # an inline table, noticed on its own line
+    ('a = 1\nq = [1, 2', (2, 5)),  # noticed at the end of the file
+])
+def test_a_list_left_open_is_found_at_its_bracket(text, place):
+    import tomllib
+
+    from pnp.core.tomlpos import toml_error
+
+    with pytest.raises(tomllib.TOMLDecodeError) as exc:
+        tomllib.loads(text)
+    where, message = toml_error("f.toml", exc.value, text)
+    assert (where.line, where.column) == place and message.startswith("not valid TOML: Unclosed")
+
+
+def test_a_list_left_open_in_game_toml_is_reported_at_its_line(tiny):
+    path = tiny / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    assert "players = [2, 4]\n" in text
+    path.write_text(text.replace("players = [2, 4]\n", "players = [2, 4\n"), encoding="utf-8")
+    line = text.splitlines().index("players = [2, 4]") + 1
+    (finding,) = check(tiny)
+    assert (finding["rule"], finding["line"], finding["column"]) == ("schema.manifest", line, 11)
+    assert finding["hint"].startswith("close the list with ]")
