@@ -278,16 +278,17 @@ def _line_text(line) -> tuple[str, bool]:
 
 def _descends(line) -> bool:
     text, icons = _line_text(line)
-    return icons or any(ch in DESCENDERS for ch in text)
+    return icons or not DESCENDERS.isdisjoint(text)
 
 
 def _ink_above(line, cap: float, ascent: float) -> float:
     """How far above the baseline the ink of ``line`` reaches, in ems: the cap height, a little
     more for ascenders, the font's ascent for accented capitals, symbols and inline icons."""
     text, icons = _line_text(line)
-    if icons or any(ord(ch) > 0x7F and not unicodedata.category(ch).startswith("Ll") for ch in text):
+    if icons or not text.isascii() and any(ord(ch) > 0x7F and not unicodedata.category(ch).startswith("Ll")
+                                           for ch in text):
         return ascent
-    return max(cap, 0.76) if any(ch in ASCENDERS for ch in text) else cap
+    return max(cap, 0.76) if not ASCENDERS.isdisjoint(text) else cap
 
 
 class Text:
