@@ -93,9 +93,12 @@ def overlaps(footprints: list[Footprint]) -> list[Overlap]:
     for i, text in enumerate(footprints):
         if text.kind != "text" or text.allowed:
             continue
+        tx0, ty0, tx1, ty1 = text.x0, text.y0, text.x1, text.y1
         for j, other in enumerate(footprints):
             if i == j or other.allowed or (other.kind == "text" and j < i):
                 continue
+            if other.x1 <= tx0 or other.x0 >= tx1 or other.y1 <= ty0 or other.y0 >= ty1:
+                continue  # apart or touching: _meets would find nothing shared
             size = _meets(text, other)
             if size is None:
                 continue
