@@ -9,10 +9,11 @@ from) or a text; ``piece`` names the piece drawn (:attr:`pnp.model.pieces.Piece.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Iterable
 
-from ..core.errors import Location
+from ..core.errors import LayoutError, Location, PnpError
 from ..core.findings import Finding, merge
 from ..core.suggest import did_you_mean
 
@@ -191,3 +192,30 @@ def icon_pip(where: Location | str, name: str, known: Iterable[str], piece: str 
     return _finding("warning", "layout.icon-pip", where, f"no icon {name!r}: it is drawn as a pip labelled {name!r}",
                     did_you_mean(name, known, ("icons: " + ", ".join(known)) if known else
                                  "define it under [icons] in the layouts file"), piece)
+
+
+UNWRITABLE_HINT = ("give the box's settings values a page can hold for this piece: a colour where one is painted "
+                   "(none paints nothing only where a fill, stroke or text may be left out), lengths and angles "
+                   "that are finite numbers of a sensible size")
+
+
+def drawing_error(exc: Exception) -> PnpError:
+    """``exc``, raised while a box was drawn, as the error that box is reported with: a
+    PnpError as it is; a ValueError (reportlab refusing a value a PDF cannot hold: a colour
+    that is no colour, a number too large to write or not finite, an impossible dash) as a
+    ``layout.render`` error saying which. The renderer reports it at the box and draws the rest
+    (:meth:`pnp.render.renderer.Renderer.fail`), in a build and its dry run alike."""
+    if isinstance(exc, PnpError):
+        return exc
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    text = lines[-1] if lines else type(exc).__name__
+    large = re.search(r"number too large (\S+)", text)
+    if large:
+        what = f"a number too large for a PDF ({large.group(1)})"
+    elif "math domain" in text:
+        what = "an angle that is not a finite number"
+    elif text.startswith("Unknown color"):
+        what = f"a colour that cannot be painted ({text.removeprefix('Unknown color ')})"
+    else:
+        what = text
+    return LayoutError(f"this box cannot be drawn: {what}", hint=UNWRITABLE_HINT, rule="layout.render")

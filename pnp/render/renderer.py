@@ -29,7 +29,7 @@ from .fonts import FontBook
 from .ink import LowInk, hatch
 from .vision import grey
 from .overlap import Footprint, overlaps
-from .preflight import text_overlap
+from .preflight import drawing_error, text_overlap
 from .dry import dry_canvas
 from .stamp import check_slug, stamp_piece
 
@@ -364,14 +364,14 @@ class Renderer:
         full = self.layouts.bleed
         try:
             self.draw_background(c, layout, piece.context, (x - full, y - full, w + 2 * full, h + 2 * full))
-        except (LayoutError, BuildError) as exc:
-            self.fail(exc, piece, f"layouts.{layout.name}.background", c, depth)
+        except (LayoutError, BuildError, ValueError) as exc:
+            self.fail(drawing_error(exc), piece, f"layouts.{layout.name}.background", c, depth)
         for box in layout.boxes:
             key = BoxKey(layout.name, box)
             try:
                 self.draw_box(c, box, piece, (x, y, w, h), (bl, bb, br, bt), key)
-            except (LayoutError, BuildError) as exc:
-                self.fail(exc, piece, str(key), c, depth)
+            except (LayoutError, BuildError, ValueError) as exc:  # reportlab refuses values a PDF cannot hold
+                self.fail(drawing_error(exc), piece, str(key), c, depth)
         if self.stamp and not self.repeat_depth and piece.side != "back" and layout.stamp != "off":
             self.draw_stamp(c, piece, layout, (x, y, w, h), bb)
         c.restoreState()

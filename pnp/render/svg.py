@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .dry import painted
 from .fonts import register
 
 GENERIC = {"sans-serif": "sans", "serif": "serif", "monospace": "mono"}
@@ -141,4 +142,7 @@ def draw_svg(c, drawing, x: float = 0.0, y: float = 0.0) -> None:
     every fill, stroke, shading and image it is given) and in embedded fonts only."""
     from reportlab.graphics.renderbase import renderScaledDrawing
 
-    _renderer_class()().draw(renderScaledDrawing(drawing), c, x, y, showBoundary=False)
+    # on the canvas itself even in a dry run: reportlab's renderer calls far more of it than a
+    # dry canvas checks, and what it cannot write (a dash of length 0, a number too large) it
+    # finds only while painting
+    _renderer_class()().draw(renderScaledDrawing(drawing), painted(c), x, y, showBoundary=False)

@@ -52,6 +52,8 @@ def draw_icon(renderer, c, name: str, x: float, y: float, size: float, piece) ->
                 renderer.min_text_size, "draw the icon larger where it is used (the icons box's icon_size or "
                 "height, or the size of the text it sits in), or give it a shorter label or a larger label_scale",
                 piece.card_key))
+        if label_color is None:
+            return  # label_color = "none": the label paints nothing
         c.saveState()
         c.setFillColor(label_color)
         lx, ly = x + (width - lw) / 2, y + size / 2 - fs * 0.36

@@ -13,6 +13,8 @@ class Line:
     def draw(self, renderer, c, box, piece, rect, trim, where) -> None:
         p = box.props
         stroke = renderer.color(p.get("stroke", "black"), piece.context, where("stroke"), role="stroke")
+        if stroke is None:
+            return  # stroke = "none": a line of no colour paints nothing
         x, y, w, h = trim
         c.saveState()
         c.setStrokeColor(stroke)

@@ -344,6 +344,8 @@ class Text:
                 f"give the box a {setting} of at least {renderer.min_text_size:g}, and the room it needs", key))
         color = renderer.color(p.get("color", "black"), ctx, where("color"), role="text")
         colors = span_colors(renderer, paragraphs, source, text, key, box.name) if "](color:" in text else None
+        if color is None:
+            return None  # color = "none": the text is fitted and checked, and paints nothing
         return fitter.draw_lines(c, lines, rect, s, leading, color, str(p.get("align", "left")),
                                  str(p.get("valign", "top")), cut, piece, colors)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from pnp.core.units import MM, Size
@@ -123,3 +124,55 @@ def test_the_dry_canvas_hands_other_calls_to_the_canvas(tmp_path):
     assert len(dry.state_stack) == 2 and len(c.state_stack) == 0
     dry.restoreState()
     assert len(dry.state_stack) == 1
+
+
+def test_the_dry_canvas_refuses_what_reportlab_refuses_with_its_words():
+    from reportlab.pdfgen.canvas import Canvas
+
+    calls = [("setFillColor", (None,)), ("setStrokeColor", ("nosuch",)), ("setFillColor", ((1, 2),)),
+             ("rect", (0, 0, 1e35, 10)), ("drawString", (float("inf"), 0, "x")), ("setLineWidth", (1e30,)),
+             ("setFont", ("no-such-font", 9)), ("line", (0, 0, 0, float("-inf")))]
+    for name, args in calls:
+        real = Canvas(io.BytesIO())
+        with pytest.raises(Exception) as by_reportlab:
+            getattr(real, name)(*args)
+        with pytest.raises(Exception) as by_dry:
+            getattr(DryCanvas(Canvas(io.BytesIO())), name)(*args)
+        assert (type(by_dry.value), str(by_dry.value)) == (type(by_reportlab.value), str(by_reportlab.value)), name
+    dry = DryCanvas(Canvas(io.BytesIO()))
+    dry.setFillColor("#336699")  # what reportlab takes passes
+    dry.rect(0, 0, 1e20, 10)
+    dry.setFont("Helvetica", 9)
+
+
+def _svg(path: Path, body: str) -> None:
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">{body}</svg>',
+                    encoding="utf-8")
+
+
+def test_values_a_pdf_cannot_hold_are_findings_in_a_build_and_its_dry_run_alike(tiny, tmp_path):
+    """Colours of none paint nothing; an infinite angle, an SVG dash of length 0 and a number too
+    large for a PDF are each a layout.render error at the box, in the build as in its check."""
+    (tiny / "art").mkdir()
+    _svg(tiny / "art" / "fire.svg", '<line x1="0" y1="0" x2="100" y2="100" stroke="black" stroke-dasharray="0"/>')
+    _svg(tiny / "art" / "leaf.svg", '<rect x="0" y="0" width="1e35" height="10" fill="red"/>')
+    with open(tiny / "templates" / "layouts.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[layouts.action.boxes.art]\ntype = "image"\nimage = "art/{{ id }}.svg"\nx = "5mm"\ny = "30mm"\n'
+                 'width = "20mm"\nheight = "20mm"\n'
+                 '\n[layouts.action.boxes.ghost]\ntype = "text"\ntext = "{{ title }}"\ncolor = "none"\n'
+                 'x = "5mm"\ny = "60mm"\nwidth = "20mm"\nheight = "8mm"\n'
+                 '\n[layouts.action.boxes.rule]\ntype = "line"\nstroke = "none"\nx = "5mm"\ny = "70mm"\n'
+                 'x2 = "40mm"\ny2 = "70mm"\n'
+                 '\n[layouts.cell]\n[layouts.cell.boxes.dot]\ntype = "rect"\narea = "trim"\nfill = "black"\n'
+                 '\n[layouts.action.boxes.spin]\ntype = "repeat"\nitems = "[1, 2]"\nlayout = "cell"\n'
+                 'item_width = "3mm"\nitem_height = "3mm"\nitem_rotate = "inf"\nx = "5mm"\ny = "75mm"\n'
+                 'width = "20mm"\nheight = "5mm"\n')
+    built = _render(tiny, tmp_path / "built", dry=False)
+    checked = _render(tiny, tmp_path / "checked", dry=True)
+    errors = [f for f in built.findings if f.severity == "error"]
+    assert checked.findings == built.findings
+    said = {(f.location.split(" (")[-1], f.message) for f in errors}
+    assert ("layouts.action.boxes.spin)", "this box cannot be drawn: an angle that is not a finite number") in said
+    assert any(m.startswith("this box cannot be drawn: ") and "dash" in m for _, m in said), said
+    assert any("a number too large for a PDF (1e+35)" in m for _, m in said), said
+    assert not any("ghost" in f.location or "rule" in f.location for f in built.findings)  # none paints nothing
