@@ -61,12 +61,31 @@ def _set_colour(colour, alpha=None) -> None:
 def _set_font(name, size, leading=None) -> None:
     from reportlab.pdfbase import pdfmetrics
 
-    pdfmetrics.getFont(name)
-    _written(size, leading)
+    font = pdfmetrics.getFont(name)
+    if not font._dynamicFont:  # a built-in font's size is written where it is set
+        _written(size, size * 1.2 if leading is None else leading)
 
 
 def _numbers_only(*args, **kwargs) -> None:
     _written(*args, *kwargs.values())
+
+
+def _path():
+    from reportlab.pdfgen.pathobject import PDFPathObject
+
+    return PDFPathObject(code=[])
+
+
+def _round_rect(x, y, width, height, radius, stroke=1, fill=0) -> None:
+    _path().roundRect(x, y, width, height, radius)  # the numbers reportlab writes, from its own path
+
+
+def _ellipse(x1, y1, x2, y2, stroke=1, fill=0) -> None:
+    _path().ellipse(x1, y1, x2 - x1, y2 - y1)
+
+
+def _circle(x_cen, y_cen, r, stroke=1, fill=0) -> None:
+    _ellipse(x_cen - r, y_cen - r, x_cen + r, y_cen + r)
 
 
 def _path_only(*args, **kwargs) -> None:
@@ -75,10 +94,11 @@ def _path_only(*args, **kwargs) -> None:
 
 PAINTS = {
     "setFillColor": _set_colour, "setStrokeColor": _set_colour, "setFont": _set_font,
-    "drawPath": _path_only, "clipPath": _path_only,
+    "drawPath": _path_only, "clipPath": _path_only, "roundRect": _round_rect, "ellipse": _ellipse,
+    "circle": _circle,
     **{name: _numbers_only for name in (
         "setFillColorRGB", "setStrokeColorRGB", "setFillGray", "setStrokeGray", "setLineWidth", "drawString",
-        "drawCentredString", "drawRightString", "rect", "roundRect", "ellipse", "circle", "line")},
+        "drawCentredString", "drawRightString", "rect", "line")},
 }
 """The painting calls a dry canvas drops (they set how to paint, or paint, and return
 nothing), each with the check of its values reportlab would make."""
