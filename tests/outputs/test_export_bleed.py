@@ -67,3 +67,18 @@ def test_layouts_that_paint_nothing_past_the_trim_need_no_bleed(tiny, tmp_path):
     text = re.sub(r'(?m)^background = .*\n', "", text).replace('area = "bleed"', 'area = "trim"')
     layouts.write_text('bleed = "1mm"\n\n' + text, encoding="utf-8")
     assert _short(_export(tiny, tmp_path / "out", "tgc", dry=True)) == []  # 1 mm, and nothing past the trim
+
+
+def test_a_background_of_none_paints_nothing_past_the_trim(tiny, tmp_path):
+    layouts = tiny / "templates" / "layouts.toml"
+    text = re.sub(r'(?m)^background = .*$', 'background = "none"', layouts.read_text(encoding="utf-8"))
+    layouts.write_text('bleed = "2mm"\n\n' + text.replace('area = "bleed"', 'area = "trim"'), encoding="utf-8")
+    assert _short(_export(tiny, tmp_path / "out", "tgc", dry=True)) == []
+
+
+def test_a_target_of_ones_own_with_more_bleed_than_the_default_is_told_so(tiny, tmp_path):
+    shop = tmp_path / "shop.toml"
+    shop.write_text('extends = "eu"\ntitle = "My shop"\nbleed = "5mm"\n', encoding="utf-8")
+    (f,) = _short(_export(tiny, tmp_path / "out", str(shop), dry=True))  # the layouts' default 1/8 in
+    assert "My shop's files have 5 mm" in f.message and "outer 1.825 mm" in f.message
+    assert "at least 5 mm" in f.hint and "default" not in f.hint

@@ -26,24 +26,27 @@ def row_places(pieces) -> Places:
 
 
 def bleed_findings(layouts, profile: Profile) -> list[Finding]:
-    """A ``preflight.bleed-short`` warning when the layouts' ``bleed`` (how far their
+    """A ``preflight.bleed-short`` warning when the card layouts' ``bleed`` (how far their
     background and ``area = "bleed"`` boxes run past the trim) is less than the bleed of
     ``profile``'s files: past it, to the edge of every page, is blank paper, which a cut
-    within the print shop's tolerance shows. Nothing for a Tabletop Simulator export (its
-    images are the trim alone), nor for layouts that paint nothing past the trim. ``layouts``
-    is the export's :class:`~pnp.design.layouts.LayoutSet`; the finding is at its ``bleed``."""
-    short = profile.bleed - layouts.bleed
+    within the print shop's tolerance shows. ``layouts`` is the export's
+    :class:`~pnp.design.layouts.LayoutSet`. Nothing for a Tabletop Simulator export (its
+    images are the trim alone), nor for layouts that paint nothing past the trim (no
+    background but ``none``, no ``area = "bleed"`` box). The finding is at the layouts'
+    ``bleed``."""
+    need = profile.bleed
+    short = need - layouts.bleed
     if profile.output == "tts" or short <= 1e-6:
         return []
-    if not any(layout.background is not None or any(box.area == "bleed" for box in layout.boxes)
+    if not any(layout.background not in (None, "none") or any(box.area == "bleed" for box in layout.boxes)
                for layout in layouts.layouts.values()):
         return []
+    default = "" if need > 9.0 + 1e-6 else " (the default, 1/8 in, is enough for every bundled target)"
     return [Finding.at(
         "warning", "preflight.bleed-short", layouts.location("bleed"),
-        f"the layouts' bleed is {_mm(layouts.bleed)} mm and {profile.title}'s files have {_mm(profile.bleed)} mm: "
+        f"the layouts' bleed is {_mm(layouts.bleed)} mm and {profile.title}'s files have {_mm(need)} mm: "
         f"the outer {_mm(short)} mm of every page past the art is blank paper",
-        hint=f"set bleed to at least {_mm(profile.bleed)} mm in the layouts file (the default, 1/8 in, "
-             "suits every print shop pnp exports for) and make the bleed art that large")]
+        hint=f"set bleed to at least {_mm(need)} mm in the layouts file{default} and make the bleed art that large")]
 
 
 def _mm(length: float) -> str:
