@@ -206,14 +206,17 @@ def drawing_error(exc: Exception) -> PnpError:
     (:meth:`pnp.render.renderer.Renderer.fail`), in a build and its dry run alike."""
     if isinstance(exc, PnpError):
         return exc
+    return LayoutError(f"this box cannot be drawn: {unwritable(exc)}", hint=UNWRITABLE_HINT, rule="layout.render")
+
+
+def unwritable(exc: ValueError) -> str:
+    """What reportlab's ValueError ``exc`` says a PDF cannot hold, in a designer's words."""
     lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
     text = lines[-1] if lines else type(exc).__name__
     if "number too large" in text:  # which number is reportlab's reckoning (a curve's point, say)
-        what = "a number too large for a PDF"
-    elif "math domain" in text:
-        what = "an angle that is not a finite number"
-    elif text.startswith("Unknown color"):
-        what = f"a colour that cannot be painted ({text.removeprefix('Unknown color ')})"
-    else:
-        what = text
-    return LayoutError(f"this box cannot be drawn: {what}", hint=UNWRITABLE_HINT, rule="layout.render")
+        return "a number too large for a PDF"
+    if "math domain" in text:
+        return "an angle that is not a finite number"
+    if text.startswith("Unknown color"):
+        return f"a colour that cannot be painted ({text.removeprefix('Unknown color ')})"
+    return text

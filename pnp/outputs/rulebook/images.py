@@ -24,7 +24,7 @@ from ...render.art import DEFAULT_MAX_PIXELS, PRINT_DPI, RasterArt, load_svg
 from ...render.canvas import new_canvas
 from ...render.embed import draw_art
 from ...render.elements.icons import draw_icon, icon_width
-from ...render.preflight import low_resolution, svg_unsupported
+from ...render.preflight import low_resolution, svg_unsupported, unwritable
 from ...render.raster import pdf_to_png
 from ...render.renderer import Renderer
 from ...render.svg import draw_svg
@@ -211,7 +211,7 @@ def image_flow_class():
                 total = sum(e[1] for e in line) + self.gap * (len(line) - 1)
                 x = (self._avail_w - total) / 2
                 for im, w, h in line:
-                    im.item.draw(self.canv, x, y - line_h + (line_h - h) / 2, w, h)
+                    draw_item(self.canv, im, (x, y - line_h + (line_h - h) / 2, w, h), self.findings, self.where)
                     if isinstance(im.item, RasterItem) and self.findings is not None:
                         dpi = im.item.px[0] / (w / 72)
                         if dpi < PRINT_DPI - 0.5:
@@ -223,6 +223,23 @@ def image_flow_class():
                 y -= line_h + self.gap
 
     return ImageFlow
+
+
+def draw_item(canv, im: PlacedImage, rect: tuple[float, float, float, float], findings: list[Finding] | None,
+              where: Callable[[str], Location] | None) -> None:
+    """Draw picture ``im`` in ``rect`` (x, y, w, h pt). One that reportlab cannot write (an
+    SVG's dash of length 0, a number too large for a PDF) is a ``rulebook.layout`` error at
+    the picture in ``findings``, and the page goes on without it."""
+    depth = len(canv.state_stack)
+    try:
+        im.item.draw(canv, *rect)
+    except ValueError as exc:
+        while len(canv.state_stack) > depth:
+            canv.restoreState()
+        if findings is not None:
+            findings.append(Finding.at("error", "rulebook.layout", where(im.label) if where else None,
+                                       f"the picture {im.label!r} cannot be drawn: {unwritable(exc)}",
+                                       hint="fix the picture's file (an SVG exported again often helps)"))
 
 
 def picture_stack_class():
@@ -253,7 +270,7 @@ def picture_stack_class():
             y = self.height
             for im, w, h in self.pictures:
                 y -= h
-                im.item.draw(self.canv, self.width - w, y, w, h)
+                draw_item(self.canv, im, (self.width - w, y, w, h), self.findings, self.where)
                 if isinstance(im.item, RasterItem) and self.findings is not None and \
                         im.item.px[0] / (w / 72) < PRINT_DPI - 0.5:
                     self.findings.append(low_resolution(

@@ -186,3 +186,23 @@ def test_values_a_pdf_cannot_hold_are_findings_in_a_build_and_its_dry_run_alike(
     assert any(m.startswith("this box cannot be drawn: ") and "dash" in m for _, m in said), said
     assert any(m == "this box cannot be drawn: a number too large for a PDF" for _, m in said), said
     assert not any("ghost" in f.location or "rule" in f.location for f in built.findings)  # none paints nothing
+
+
+def test_a_rulebook_picture_a_pdf_cannot_hold_is_a_finding_in_the_build_and_its_check(tiny, tmp_path):
+    from pnp.model.games import GameSource as Source
+    from pnp.outputs.base import BuildSettings, SheetOptions
+    from pnp.pipeline.build import BuildJob, run_game
+
+    (tiny / "templates" / "art").mkdir()
+    _svg(tiny / "templates" / "art" / "dash.svg",
+         '<line x1="0" y1="0" x2="100" y2="100" stroke="black" stroke-dasharray="0"/>')
+    (tiny / "templates" / "rulebook.md.j2").write_text(
+        '# {{ game.title }}\n\n![a dashed line](art/dash.svg "20mm")\n', encoding="utf-8")
+    settings = BuildSettings(SheetOptions(contact_sheets=False))
+    source = Source(tiny, "tiny", tiny / "templates", "tiny/templates")
+    checked, built = (run_game(BuildJob(source, tmp_path / name, settings, write=write))
+                      for name, write in (("checked", False), ("built", True)))
+    found = [(f.rule, f.location, f.message) for f in built.findings if f.severity == "error"]
+    assert found == [(f.rule, f.location, f.message) for f in checked.findings if f.severity == "error"]
+    assert [m for rule, _, m in found if rule == "rulebook.layout"] == [
+        "the picture 'art/dash.svg' cannot be drawn: dash cycle should be larger than zero"]
