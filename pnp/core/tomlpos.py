@@ -160,21 +160,46 @@ def toml_error(display: str, exc: Exception, source: str | None = None) -> tuple
     column the error names, the message without them), so every TOML file reports a syntax
     error alike: ``game.toml:3:7: not valid TOML: Expected '=' after a key``.
 
-    A list or inline table left open is noticed where something else begins (often the next
-    table's name, lines below); given the file's text, ``source``, such an error is placed at
-    the bracket that was never closed (:func:`unclosed_at`)."""
+    A list or inline table left open is noticed where something else begins: often the next
+    table's name, lines below, or the end of the file; after a trailing comma tomllib calls
+    it an invalid value or key there. Given the file's text, ``source``, such an error is
+    placed at the bracket that was never closed (:func:`unclosed_at`) and called what it is."""
     text = str(exc)
     found = _DECODE_AT_RE.search(text)
-    opener = {"Unclosed array": "[", "Unclosed inline table": "{"}.get(text.split(" (")[0])
-    if not found:
-        at_end = text.endswith("(at end of document)") and opener and source is not None
-        place = unclosed_at(source, len(source.splitlines()) + 1, opener) if at_end else None
-        return Location(display, *place) if place else Location(display), f"not valid TOML: {text}"
-    message = (text[:found.start()] + text[found.end():]).strip()
-    line, column = int(found.group(1)), int(found.group(2))
-    if opener and source is not None:
-        line, column = unclosed_at(source, line, opener, column) or (line, column)
+    kind = text.split(" (")[0]
+    message = (text[:found.start()] + text[found.end():]).strip() if found else text
+    line, column = (int(found.group(1)), int(found.group(2))) if found else (None, None)
+    place = _left_open(source, kind, line, column) if source is not None else None
+    if place is not None:
+        opened, line, column = place
+        message = "Unclosed array" if opened == "[" else "Unclosed inline table"
     return Location(display, line, column), f"not valid TOML: {message}"
+
+
+_UNCLOSED = {"Unclosed array": "[", "Unclosed inline table": "{"}
+
+
+def _left_open(source: str, kind: str, line: int | None, column: int | None) -> tuple[str, int, int] | None:
+    """(opener, line, column) of the list or inline table left open that tomllib's error
+    ``kind`` at ``line``, ``column`` (None: the end of the file) is about, or None when it is
+    about something else: an "Unclosed ..." error; an invalid value where a table's name begins
+    or at the end of the file (a list ended by a comma); an invalid key at the end of a line
+    or of the file (an inline table ended by a comma)."""
+    lines = source.splitlines()
+    end = line is None
+    if end:
+        line, column = len(lines) + 1, None
+    opener = _UNCLOSED.get(kind)
+    if opener is not None:
+        found = unclosed_at(source, line, opener, column)
+    elif kind == "Invalid value" and (end or lines[line - 1].lstrip().startswith("[")):
+        opener, found = "[", unclosed_at(source, line, "[")
+    elif kind == "Invalid initial character for a key part" and (
+            end or column > len(lines[line - 1].rstrip())):
+        opener, found = "{", unclosed_at(source, line, "{", column)
+    else:
+        return None
+    return (opener, *found) if found else None
 
 
 _QUOTED_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')

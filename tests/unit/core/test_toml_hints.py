@@ -69,6 +69,10 @@ def test_a_missing_layouts_file_is_named_where_it_was_looked_for(tmp_path):
     ('q = ["a[b", "c" # ] [\n[t]\n', (1, 5)),  # brackets in quoted text and comments do not count
     ('p = {a = 1, b = 2\n[t]\n', (1, 5)),  # an inline table, noticed on its own line
     ('a = 1\nq = [1, 2', (2, 5)),  # noticed at the end of the file
+    ('foo = [\n 1,\n 2,\n\n[x]\n', (1, 7)),  # a trailing comma: tomllib takes [x] for a value
+    ('a = 1\nfoo = [1,', (2, 7)),  # the same at the end of the file
+    ('x = { a = 1,\n[t]\n', (1, 5)),  # an inline table ended by a comma: tomllib wants a key
+    ('x = { a = 1,', (1, 5)),
 ])
 def test_a_list_left_open_is_found_at_its_bracket(text, place):
     import tomllib
@@ -79,6 +83,19 @@ def test_a_list_left_open_is_found_at_its_bracket(text, place):
         tomllib.loads(text)
     where, message = toml_error("f.toml", exc.value, text)
     assert (where.line, where.column) == place and message.startswith("not valid TOML: Unclosed")
+
+
+@pytest.mark.parametrize("text", ['x = three\n', 'a = [1,\n 2]\nb = three\n', 'x = { a = 1, ? = 2 }\n'])
+def test_other_errors_stay_where_tomllib_finds_them(text):
+    import tomllib
+
+    from pnp.core.tomlpos import toml_error
+
+    with pytest.raises(tomllib.TOMLDecodeError) as exc:
+        tomllib.loads(text)
+    where, message = toml_error("f.toml", exc.value, text)
+    assert f"(at line {where.line}, column {where.column})" in str(exc.value)
+    assert "Unclosed" not in message
 
 
 def test_a_list_left_open_in_game_toml_is_reported_at_its_line(tiny):
