@@ -439,3 +439,23 @@ def test_faces_that_paint_alike_share_what_the_walk_found(tmp_path):
         assert other.texts[0] is first.texts[0] and other.cues["name.text"] != first.cues["name.text"]
     a, b = by_suit["a"][0].paints["band.fill"], by_suit["b"][0].paints["band.fill"]
     assert (a.hex, b.hex) == ("#C0392B", "#27AE60")
+
+
+def test_missing_art_in_an_outlined_low_ink_edition_is_outlined_too(tmp_path):
+    """The placeholder of missing art is a white box on the default print; the low-ink
+    edition's outline mode fills no large box, so the placeholder is outlined and crossed on
+    the paper, and the only finding is the missing art."""
+    from pnp.outputs.base import SheetOptions
+    from pnp.outputs.cards import render_cards
+    from pnp.render.ink import LowInk
+
+    game = make_game(tmp_path, (RED, GREEN), text_color="white")
+    layouts = game / "templates" / "layouts.toml"
+    layouts.write_text('low_ink = "outline"\n' + layouts.read_text() + '\n[layouts.face.boxes.art]\ntype = "image"\n'
+                       'image = "art/nothere.png"\nx = "5mm"\ny = "20mm"\nwidth = "50mm"\nheight = "40mm"\n')
+    source = GameSource(game, "suits", game / "templates", "suits/templates")
+    loaded = load_game(game, "suits")
+    sets = game_layouts(loaded, source)
+    result = render_cards(loaded, sets, game / "output", SheetOptions(contact_sheets=False), draft=True,
+                          color_convert=LowInk(sets.low_ink_tint, sets.low_ink))
+    assert {f.rule for f in result.findings if f.severity in ("error", "warning")} == {"layout.art-missing"}

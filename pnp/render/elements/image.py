@@ -93,7 +93,9 @@ def draw_placeholder(c, rect, rel: str, paint) -> None:
     """Mark ``rect`` (x, y, w, h in pt) where the picture ``rel`` is missing: a white box with
     a 0.75 pt magenta outline, crossed corner to corner, and ``missing: <file name>`` across its
     middle (DejaVu Sans, 7 pt or smaller to fit the width, not below 3 pt; cut at the box's edges).
-    ``paint(hex, role)`` gives the colours as the file paints (RGB, or a print profile's CMYK)."""
+    ``paint(hex, role)`` gives the colours as the file paints (RGB, or a print profile's CMYK);
+    where it gives None for the white (the low-ink edition outlines its large fills), the box
+    is outlined and crossed on the paper as it is."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     x, y, w, h = rect
@@ -104,18 +106,20 @@ def draw_placeholder(c, rect, rel: str, paint) -> None:
     clip = c.beginPath()
     clip.rect(x, y, w, h)
     c.clipPath(clip, stroke=0, fill=0)
-    c.setFillColor(paper)
+    if paper is not None:
+        c.setFillColor(paper)
     c.setStrokeColor(ink)
     c.setLineWidth(0.75)
-    c.rect(x, y, w, h, stroke=1, fill=1)
+    c.rect(x, y, w, h, stroke=1, fill=int(paper is not None))
     c.line(x, y, x + w, y + h)
     c.line(x, y + h, x + w, y)
     font = register("sans")
     name = "missing: " + (rel.replace("\\", "/").rsplit("/", 1)[-1] or rel)
     size = max(3.0, min(7.0, 7.0 * (w - 4) / max(stringWidth(name, font, 7.0), 1e-6)))
     width = stringWidth(name, font, size)
-    c.setFillColor(paper)
-    c.rect(x + (w - width) / 2 - 1.5, y + h / 2 - size * 0.45, width + 3, size * 1.3, stroke=0, fill=1)
+    if paper is not None:  # a white band under the name, where the crossing lines would run through it
+        c.setFillColor(paper)
+        c.rect(x + (w - width) / 2 - 1.5, y + h / 2 - size * 0.45, width + 3, size * 1.3, stroke=0, fill=1)
     c.setFillColor(paint(PLACEHOLDER_INK, "text"))
     c.setFont(font, size)
     c.drawCentredString(x + w / 2, y + h / 2 - size * 0.2, name)
