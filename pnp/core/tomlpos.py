@@ -186,7 +186,7 @@ def _left_open(source: str, kind: str, line: int | None, column: int | None) -> 
     or at the end of the file (a list ended by a comma); an invalid key at the end of a line
     or of the file (an inline table ended by a comma)."""
     lines = source.splitlines()
-    end = line is None
+    end = line is None or line > len(lines)
     if end:
         line, column = len(lines) + 1, None
     opener = _UNCLOSED.get(kind)
