@@ -129,9 +129,18 @@ class Problem(ValueError):
         return self.message
 
 
+NOT_FINITE_NAMES = ("name 'inf' is not defined", "name 'nan' is not defined")
+"""What Jinja2 raises for arithmetic on constants that comes out infinite or not a number (it
+writes the value into the code it generates, where Python knows no such name)."""
+
+
 def explain(exc: BaseException) -> tuple[str, str | None]:
-    """(message, hint) of an exception: a :class:`Problem`'s own, or the text of any other
+    """(message, hint) of an exception: a :class:`Problem`'s own, a template's arithmetic that
+    came out infinite or not a number (:data:`NOT_FINITE_NAMES`), or the text of any other
     (its type's name when it has none) and no hint."""
     if isinstance(exc, Problem):
         return exc.message, exc.hint or None
+    if isinstance(exc, NameError) and str(exc) in NOT_FINITE_NAMES:
+        return ("the arithmetic comes out infinite or not a number",
+                "keep the numbers of the expression within range (a float overflows past 1e308)")
     return str(exc) or type(exc).__name__, None

@@ -158,7 +158,7 @@ class Renderer:
             done = template.render(ctx)
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
-        except (TemplateError, ValueError, TypeError) as exc:
+        except (TemplateError, ValueError, TypeError, NameError) as exc:  # NameError: Jinja2's inf (explain)
             raise self.layouts.error(where, *explain(exc)) from None
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the template failed for this card: {type(exc).__name__}: {exc}",
@@ -188,7 +188,7 @@ class Renderer:
                 result.__str__()  # StrictUndefined raises here
         except UndefinedError as exc:
             raise self.layouts.error(where, str(exc), hint=name_hint(str(exc), ctx)) from None
-        except (TemplateError, ValueError, TypeError) as exc:
+        except (TemplateError, ValueError, TypeError, NameError) as exc:
             raise self.layouts.error(where, *explain(exc)) from None
         except (ArithmeticError, RecursionError, MemoryError, LookupError, AttributeError) as exc:
             raise self.layouts.error(where, f"the expression failed for this card: {type(exc).__name__}: {exc}",

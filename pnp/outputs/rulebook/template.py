@@ -309,7 +309,8 @@ class _Template:
         except SecurityError as exc:
             where, line, _ = self._where(exc)
             raise RulebookError(f"not allowed in a template: {exc}", location=Location(where, line)) from None
-        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError,
+                NameError) as exc:  # NameError: arithmetic out of range (core.errors.explain)
             where, line, _ = self._where(exc)
             message, hint = explain(exc)
             raise RulebookError(message, location=Location(where, line), hint=hint) from None

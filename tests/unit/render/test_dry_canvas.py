@@ -206,3 +206,29 @@ def test_a_rulebook_picture_a_pdf_cannot_hold_is_a_finding_in_the_build_and_its_
     assert found == [(f.rule, f.location, f.message) for f in checked.findings if f.severity == "error"]
     assert [m for rule, _, m in found if rule == "rulebook.layout"] == [
         "the picture 'art/dash.svg' cannot be drawn: dash cycle should be larger than zero"]
+
+
+def test_template_arithmetic_out_of_range_is_a_finding_not_a_crash(tiny, tmp_path):
+    """Jinja2 writes a constant expression's infinite result into the code it makes, where it
+    fails as an unknown name; on a card and in the rulebook that is a clean error at the
+    template."""
+    from pnp.model.games import GameSource as Source
+    from pnp.outputs.base import BuildSettings, SheetOptions
+    from pnp.pipeline.build import BuildJob, run_game
+
+    with open(tiny / "templates" / "layouts.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[layouts.action.boxes.huge]\ntype = "text"\ntext = "{{ 0.0 * 1e400 }}"\n'
+                 'x = "5mm"\ny = "60mm"\nwidth = "20mm"\nheight = "8mm"\n')
+    (tiny / "templates" / "rulebook.md.j2").write_text("# {{ game.title }}\n\n{{ 0.0 * 1e400 }}\n",
+                                                       encoding="utf-8")
+    settings = BuildSettings(SheetOptions(contact_sheets=False))
+    source = Source(tiny, "tiny", tiny / "templates", "tiny/templates")
+    checked, built = (run_game(BuildJob(source, tmp_path / name, settings, write=write))
+                      for name, write in (("checked", False), ("built", True)))
+    said = sorted((f.rule, f.location.split(":")[0], f.message) for f in built.findings if f.severity == "error")
+    assert said == sorted((f.rule, f.location.split(":")[0], f.message)
+                          for f in checked.findings if f.severity == "error")
+    assert ("layout.render", "tiny/templates/layouts.toml",
+            "the arithmetic comes out infinite or not a number") in said
+    assert ("rulebook.template", "tiny/templates/rulebook.md.j2",
+            "the arithmetic comes out infinite or not a number") in said
