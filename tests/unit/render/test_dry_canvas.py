@@ -1,6 +1,9 @@
 """A dry run draws every piece on a canvas that paints nothing: it finds exactly what drawing
 the piece for real finds (same findings, same order), leaves the file's graphics states as
-they were, and still paints where the canvas itself finds things (a colour-converting one)."""
+they were, and still paints where the canvas itself finds things (a colour-converting one).
+What a PDF cannot hold (a colour of none where one is painted, an infinite angle, an SVG dash
+of length 0, arithmetic out of range) is the same finding in a build and its check, on cards
+and in the rulebook, and never a crash."""
 
 from __future__ import annotations
 
