@@ -128,9 +128,7 @@ class DryCanvas:
         self._depth -= 1
 
     def beginPath(self):
-        from reportlab.pdfgen.pathobject import PDFPathObject
-
-        return PDFPathObject()
+        return _path()
 
     @property
     def state_stack(self) -> list:

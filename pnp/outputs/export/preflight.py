@@ -9,6 +9,7 @@ import io
 from ...core.errors import BuildError, Location
 from ...core.findings import Finding
 from ...core.units import to_mm
+from ...design.layouts import LayoutSet
 from .profiles import Profile
 
 
@@ -25,12 +26,11 @@ def row_places(pieces) -> Places:
     return {piece.card_key: (piece.row.location(), piece.component) for piece in pieces if piece.row is not None}
 
 
-def bleed_findings(layouts, profile: Profile) -> list[Finding]:
+def bleed_findings(layouts: LayoutSet, profile: Profile) -> list[Finding]:
     """A ``preflight.bleed-short`` warning when the card layouts' ``bleed`` (how far their
     background and ``area = "bleed"`` boxes run past the trim) is less than the bleed of
     ``profile``'s files: past it, to the edge of every page, is blank paper, which a cut
-    within the print shop's tolerance shows. ``layouts`` is the export's
-    :class:`~pnp.design.layouts.LayoutSet`. Nothing for a Tabletop Simulator export (its
+    within the print shop's tolerance shows. Nothing for a Tabletop Simulator export (its
     images are the trim alone), nor for layouts that paint nothing past the trim (no
     background but ``none``, no ``area = "bleed"`` box). The finding is at the layouts'
     ``bleed``."""
@@ -41,7 +41,7 @@ def bleed_findings(layouts, profile: Profile) -> list[Finding]:
     if not any(layout.background not in (None, "none") or any(box.area == "bleed" for box in layout.boxes)
                for layout in layouts.layouts.values()):
         return []
-    default = "" if need > 9.0 + 1e-6 else " (the default, 1/8 in, is enough for every bundled target)"
+    default = "" if need > LayoutSet.bleed + 1e-6 else " (the default, 1/8 in, is enough for every bundled target)"
     return [Finding.at(
         "warning", "preflight.bleed-short", layouts.location("bleed"),
         f"the layouts' bleed is {_mm(layouts.bleed)} mm and {profile.title}'s files have {_mm(need)} mm: "
