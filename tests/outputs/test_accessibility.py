@@ -459,3 +459,11 @@ def test_missing_art_in_an_outlined_low_ink_edition_is_outlined_too(tmp_path):
     result = render_cards(loaded, sets, game / "output", SheetOptions(contact_sheets=False), draft=True,
                           color_convert=LowInk(sets.low_ink_tint, sets.low_ink))
     assert {f.rule for f in result.findings if f.severity in ("error", "warning")} == {"layout.art-missing"}
+    # and on the page: the placeholder's magenta outline, diagonals and name
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    pdf = next(data for path, data in result.outputs if path.suffix == ".pdf")
+    pixels = np.asarray(pdfium.PdfDocument(pdf)[2].render(scale=2).to_pil().convert("RGB")).astype(int)
+    magenta = (abs(pixels - (0xE4, 0x00, 0x7C)).sum(axis=2) < 60)
+    assert magenta.sum() > 2000  # four sides and two diagonals of 50 x 40 mm on each card, 0.75 pt wide
